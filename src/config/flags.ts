@@ -1,0 +1,198 @@
+// Flags with AvalancheGo's names and defaults (reference: avalanchego-node.md §10), plus the
+// few Powder adds (marked). Precedence: command line > AVAGO_* environment > config file > default.
+import { homedir } from 'node:os';
+
+export type FlagType = 'string' | 'bool' | 'uint' | 'duration' | 'list' | 'level' | 'json';
+
+export interface FlagDef {
+  name: string;
+  type: FlagType;
+  /** Default; strings may contain $AVALANCHEGO_DATA_DIR (expanded with --data-dir). */
+  default: unknown;
+  help: string;
+  /** Only Powder has it. */
+  powder?: boolean;
+}
+
+export const FLAGS: FlagDef[] = [
+  { name: 'config-file', type: 'string', default: '', help: 'JSON file whose keys are flag names' },
+  { name: 'config-file-content', type: 'string', default: '', help: 'base64 of a config file' },
+  { name: 'config-file-content-type', type: 'string', default: 'json', help: 'format of --config-file-content' },
+  { name: 'data-dir', type: 'string', default: '~/.powder', help: 'base directory of the node' },
+  { name: 'network-id', type: 'string', default: 'local', help: 'network name or ID' },
+  { name: 'http-host', type: 'string', default: '127.0.0.1', help: 'HTTP listen address (empty = all interfaces)' },
+  { name: 'http-port', type: 'uint', default: 9650, help: 'HTTP port (0 = pick a free one)' },
+  { name: 'http-allowed-origins', type: 'string', default: '*', help: 'CORS origins, whitespace-separated' },
+  { name: 'http-allowed-hosts', type: 'list', default: ['localhost'], help: 'accepted Host names, comma-separated; * = any' },
+  { name: 'http-idle-timeout', type: 'duration', default: 120_000, help: 'keep-alive idle timeout' },
+  { name: 'http-read-timeout', type: 'duration', default: 30_000, help: 'request read timeout' },
+  { name: 'http-max-body-size', type: 'uint', default: 32 * 1024 * 1024, help: 'largest request body accepted, bytes', powder: true },
+  { name: 'api-admin-enabled', type: 'bool', default: false, help: 'serve /ext/admin' },
+  { name: 'api-info-enabled', type: 'bool', default: true, help: 'serve /ext/info' },
+  { name: 'api-health-enabled', type: 'bool', default: true, help: 'serve /ext/health' },
+  { name: 'api-metrics-enabled', type: 'bool', default: true, help: 'serve /ext/metrics' },
+  { name: 'db-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/db', help: 'database directory' },
+  { name: 'db-type', type: 'string', default: 'lmdb', help: 'lmdb or memdb' },
+  { name: 'log-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/logs', help: 'log directory' },
+  { name: 'log-level', type: 'level', default: 'info', help: 'file log level' },
+  { name: 'log-display-level', type: 'level', default: '', help: 'terminal log level (default: --log-level)' },
+  { name: 'log-format', type: 'string', default: 'auto', help: 'auto, plain, colors or json' },
+  { name: 'log-rotater-max-size', type: 'uint', default: 8, help: 'MB per log file before rotation' },
+  { name: 'log-rotater-max-files', type: 'uint', default: 7, help: 'rotated files kept (0 = all)' },
+  { name: 'log-rotater-max-age', type: 'uint', default: 0, help: 'days rotated files are kept (0 = forever)' },
+  { name: 'log-rotater-compress-enabled', type: 'bool', default: false, help: 'gzip rotated files' },
+  { name: 'plugin-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/plugins', help: 'VM plugin directory' },
+  { name: 'profile-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/profiles', help: 'profile output directory' },
+  { name: 'chain-config-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/chains', help: '<dir>/<chain ID or alias>/config.json, upgrade.json' },
+  { name: 'chain-aliases-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/chains/aliases.json', help: 'chain aliases (JSON)' },
+  { name: 'chain-aliases-file-content', type: 'string', default: '', help: 'base64 chain aliases' },
+  { name: 'vm-aliases-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/vms/aliases.json', help: 'VM aliases (JSON)' },
+  { name: 'vm-aliases-file-content', type: 'string', default: '', help: 'base64 VM aliases' },
+  { name: 'chain-data-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/chainData', help: 'per-chain data directory' },
+  { name: 'process-context-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/process.json', help: 'written at start: pid, uri' },
+  { name: 'health-check-frequency', type: 'duration', default: 30_000, help: 'how often health checks run' },
+  { name: 'staking-ephemeral-cert-enabled', type: 'bool', default: false, help: 'a new NodeID at each start' },
+  { name: 'staking-ephemeral-signer-enabled', type: 'bool', default: false, help: 'a new BLS key at each start' },
+  { name: 'staking-tls-key-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/staking/staker.key', help: 'staking TLS key' },
+  { name: 'staking-tls-cert-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/staking/staker.crt', help: 'staking TLS certificate' },
+  { name: 'staking-signer-key-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/staking/signer.key', help: 'BLS signer key' },
+  { name: 'chains', type: 'json', default: null, help: 'chains to run: JSON array of chain definitions (see docs/configuration.md)', powder: true },
+  { name: 'chains-file', type: 'string', default: '', help: 'JSON file holding the chains array', powder: true },
+  { name: 'block-time', type: 'duration', default: 0, help: 'dev chains: mine on an interval instead of automine (0 = automine)', powder: true },
+  { name: 'dev-accounts', type: 'uint', default: 10, help: 'prefunded accounts of the default dev chain', powder: true },
+];
+
+export const FLAG_BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));
+
+export const LEVELS = ['VERBO', 'DEBUG', 'TRACE', 'INFO', 'WARN', 'ERROR', 'FATAL', 'OFF'] as const;
+
+export class ConfigError extends Error {}
+
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Go duration string ("1h2m3.5s", "250ms") or a number of nanoseconds → milliseconds. */
+export function parseDuration(v: unknown): number {
+  if (typeof v === 'number' && Number.isFinite(v)) return v / 1e6;
+  if (typeof v !== 'string') throw new Error(`time: invalid duration ${JSON.stringify(v)}`);
+  if (v === '0') return 0;
+  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
+  let total = 0;
+  let m: RegExpExecArray | null;
+  let pos = 0;
+  const neg = v.startsWith('-');
+  const body = neg || v.startsWith('+') ? v.slice(1) : v;
+  if (body === '') throw new Error(`time: invalid duration "${v}"`);
+  re.lastIndex = 0;
+  while (pos < body.length && (m = re.exec(body))) {
+    total += Number(m[1]) * DURATION_UNITS[m[2]];
+    pos = re.lastIndex;
+  }
+  if (pos !== body.length) throw new Error(`time: invalid duration "${v}"`);
+  return neg ? -total : total;
+}
+
+function parseValue(def: FlagDef, raw: unknown, fromText: boolean): unknown {
+  const bad = (why: string) =>
+    new ConfigError(`invalid argument ${JSON.stringify(typeof raw === 'string' ? raw : JSON.stringify(raw))} for "--${def.name}" flag: ${why}`);
+  switch (def.type) {
+    case 'string':
+      if (typeof raw === 'string') return raw;
+      if (!fromText && (typeof raw === 'number' || typeof raw === 'boolean')) return String(raw);
+      throw bad('expected a string');
+    case 'bool':
+      if (typeof raw === 'boolean') return raw;
+      if (typeof raw === 'string' && /^(1|t|true|TRUE|True)$/.test(raw)) return true;
+      if (typeof raw === 'string' && /^(0|f|false|FALSE|False)$/.test(raw)) return false;
+      throw bad(`strconv.ParseBool: parsing ${JSON.stringify(String(raw))}: invalid syntax`);
+    case 'uint': {
+      const s = String(raw);
+      if (!/^[0-9]+$/.test(s) || Number(s) > Number.MAX_SAFE_INTEGER) {
+        throw bad(`strconv.ParseUint: parsing ${JSON.stringify(s)}: invalid syntax`);
+      }
+      const n = Number(s);
+      if (def.name === 'http-port' && n > 65535) throw bad('port out of range (0-65535)');
+      return n;
+    }
+    case 'duration':
+      try {
+        const ms = parseDuration(raw);
+        if (ms < 0) throw new Error('must be >= 0');
+        return ms;
+      } catch (e) {
+        throw bad((e as Error).message);
+      }
+    case 'list':
+      if (Array.isArray(raw) && raw.every((x) => typeof x === 'string')) return raw;
+      if (typeof raw === 'string') return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      throw bad('expected a comma-separated list');
+    case 'level': {
+      if (typeof raw !== 'string') throw bad('expected a log level');
+      if (raw === '' && def.name === 'log-display-level') return '';
+      const up = raw.toUpperCase();
+      if (!(LEVELS as readonly string[]).includes(up)) throw bad(`unknown log level: ${JSON.stringify(raw)}`);
+      return up;
+    }
+    case 'json':
+      if (typeof raw === 'string' && fromText) {
+        try {
+          return JSON.parse(raw);
+        } catch (e) {
+          throw bad((e as Error).message);
+        }
+      }
+      return raw;
+  }
+}
+
+/** Raw values from argv: `--flag=value`, `--flag value`, `--bool-flag`. */
+export function parseArgv(argv: string[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('-') || arg === '-' || arg === '--') {
+      throw new ConfigError(`unexpected argument ${JSON.stringify(arg)} (flags are --name=value or --name value)`);
+    }
+    const body = arg.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const name = eq >= 0 ? body.slice(0, eq) : body;
+    const def = FLAG_BY_NAME.get(name);
+    if (!def) throw new ConfigError(`unknown flag: --${name}`);
+    let raw: string;
+    if (eq >= 0) raw = body.slice(eq + 1);
+    else if (def.type === 'bool') raw = 'true';
+    else if (i + 1 < argv.length) raw = argv[++i];
+    else throw new ConfigError(`flag needs an argument: --${name}`);
+    out.set(name, parseValue(def, raw, true));
+  }
+  return out;
+}
+
+export function parseEnv(env: NodeJS.ProcessEnv): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const def of FLAGS) {
+    const v = env['AVAGO_' + def.name.toUpperCase().replace(/-/g, '_')];
+    if (v !== undefined) out.set(def.name, parseValue(def, v, true));
+  }
+  return out;
+}
+
+/** A config file's object: keys are flag names, values JSON-typed or strings. */
+export function parseConfigObject(obj: unknown, source: string): Map<string, unknown> {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw new ConfigError(`config file ${source} must hold a JSON object`);
+  }
+  const out = new Map<string, unknown>();
+  for (const [k, v] of Object.entries(obj)) {
+    const def = FLAG_BY_NAME.get(k);
+    if (!def) throw new ConfigError(`unknown key "${k}" in config file ${source}`);
+    if (k === 'config-file' || k === 'config-file-content') {
+      throw new ConfigError(`key "${k}" cannot be set inside config file ${source}`);
+    }
+    out.set(k, parseValue(def, v, false));
+  }
+  return out;
+}
+
+export function defaultDataDir(): string {
+  return homedir() + '/.powder';
+}

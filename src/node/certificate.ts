@@ -1,0 +1,36 @@
+// A minimal self-signed X.509 certificate (ECDSA P-256, SHA-256), DER-encoded by hand: Node.js
+// can sign but not build certificates, and the NodeID is the hash of this DER.
+import { createPublicKey, sign, type KeyObject } from 'node:crypto';
+
+function len(n: number): Buffer {
+  if (n < 0x80) return Buffer.from([n]);
+  const bytes: number[] = [];
+  while (n > 0) {
+    bytes.unshift(n & 0xff);
+    n >>= 8;
+  }
+  return Buffer.from([0x80 | bytes.length, ...bytes]);
+}
+const tlv = (tag: number, ...parts: Buffer[]) => {
+  const body = Buffer.concat(parts);
+  return Buffer.concat([Buffer.from([tag]), len(body.length), body]);
+};
+const seq = (...p: Buffer[]) => tlv(0x30, ...p);
+const oid = (hex: string) => tlv(0x06, Buffer.from(hex, 'hex'));
+const int = (b: Buffer) => tlv(0x02, b[0] & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+const utcTime = (d: Date) => tlv(0x17, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z'));
+const genTime = (d: Date) => tlv(0x18, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z'));
+
+const ECDSA_SHA256 = seq(oid('2a8648ce3d040302'));
+
+export function selfSignedCertificate(privateKey: KeyObject): string {
+  const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+  const serial = int(Buffer.from(Date.now().toString(16).padStart(16, '0'), 'hex'));
+  const name = seq(); // AvalancheGo staking certificates carry an empty subject and issuer.
+  const validity = seq(utcTime(new Date()), genTime(new Date('2099-12-31T00:00:00Z')));
+  const tbs = seq(tlv(0xa0, int(Buffer.from([2]))), serial, ECDSA_SHA256, name, validity, name, spki);
+  const sig = sign('sha256', tbs, privateKey);
+  const cert = seq(tbs, ECDSA_SHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), sig])));
+  const b64 = cert.toString('base64').replace(/(.{64})/g, '$1\n').trim();
+  return `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
+}

@@ -1,0 +1,52 @@
+// The node's staking identity, persisted in the data dir: a TLS key + self-signed certificate
+// (NodeID = RIPEMD-160(SHA-256(DER certificate))) and a BLS signer key.
+import { generateKeyPairSync, randomBytes, createPrivateKey } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { nodeIDFromCertificate } from '../ids/ids.js';
+import { selfSignedCertificate } from './certificate.js';
+
+export interface StakingIdentity {
+  nodeID: string;
+  /** DER of the staking certificate. */
+  certificate: Uint8Array;
+  /** 32-byte BLS secret key. */
+  blsSecretKey: Uint8Array;
+}
+
+function writePrivate(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, data, { mode: 0o600 });
+}
+
+export function loadOrCreateIdentity(opts: {
+  keyFile: string;
+  certFile: string;
+  signerFile: string;
+  ephemeralCert: boolean;
+  ephemeralSigner: boolean;
+}): StakingIdentity {
+  let certPem: string;
+  if (!opts.ephemeralCert && existsSync(opts.certFile) && existsSync(opts.keyFile)) {
+    certPem = readFileSync(opts.certFile, 'utf8');
+  } else {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    certPem = selfSignedCertificate(privateKey);
+    if (!opts.ephemeralCert) {
+      writePrivate(opts.keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string);
+      writePrivate(opts.certFile, certPem);
+    }
+  }
+  const der = Buffer.from(certPem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  let bls: Uint8Array;
+  if (!opts.ephemeralSigner && existsSync(opts.signerFile)) {
+    bls = readFileSync(opts.signerFile);
+    if (bls.length !== 32) throw new Error(`staking signer key ${opts.signerFile} must hold 32 bytes, found ${bls.length}`);
+  } else {
+    bls = randomBytes(32);
+    if (!opts.ephemeralSigner) writePrivate(opts.signerFile, bls);
+  }
+  return { nodeID: nodeIDFromCertificate(der), certificate: der, blsSecretKey: bls };
+}
+
+export { createPrivateKey };

@@ -1,0 +1,187 @@
+// The Node: owns the database, loggers, HTTP server and router, VM registry and chains.
+// Several nodes may run in one process; nothing here is global.
+import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveConfig, type NodeConfig, type NodeOptions } from '../config/config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { LogFactory, type Logger } from '../logging/logger.js';
+import { parseLevel } from '../logging/levels.js';
+import { Router, type RouteHandler } from '../server/router.js';
+import { HttpServer } from '../server/http.js';
+import { GorillaServer, type GorillaService } from '../rpc/gorilla.js';
+import { VMRegistry, readAliasesFile, SUBNET_EVM_ID } from '../vms/registry.js';
+import { ChainManager, type ChainDefinition } from '../chains/manager.js';
+import { loadOrCreateIdentity, type StakingIdentity } from './identity.js';
+import { builtinVMs } from '../vms/builtin.js';
+import { registerNodeAPIs } from '../api/register.js';
+import type { NodeServices } from '../vms/types.js';
+
+export class Node implements NodeServices {
+  readonly config: NodeConfig;
+  readonly router = new Router();
+  readonly logs: LogFactory;
+  readonly log: Logger;
+  readonly vms: VMRegistry;
+  readonly db: Database;
+  readonly identity: StakingIdentity;
+  readonly chains: ChainManager;
+  readonly startedAt = Date.now();
+  private http!: HttpServer;
+  private readonly cleanups: (() => void | Promise<void>)[] = [];
+  url = '';
+  stopped = false;
+
+  private constructor(config: NodeConfig) {
+    this.config = config;
+    mkdirSync(config.dataDir, { recursive: true });
+    this.logs = new LogFactory({
+      dir: config.logDir,
+      logLevel: parseLevel(config.logLevel),
+      displayLevel: parseLevel(config.logDisplayLevel),
+      format: config.logFormat,
+      rotation: {
+        maxSizeMB: config.logRotaterMaxSize,
+        maxFiles: config.logRotaterMaxFiles,
+        maxAgeDays: config.logRotaterMaxAge,
+        compress: config.logRotaterCompressEnabled,
+      },
+    });
+    this.log = this.logs.make('main');
+    this.identity = loadOrCreateIdentity({
+      keyFile: config.stakingTlsKeyFile,
+      certFile: config.stakingTlsCertFile,
+      signerFile: config.stakingSignerKeyFile,
+      ephemeralCert: config.stakingEphemeralCertEnabled,
+      ephemeralSigner: config.stakingEphemeralSignerEnabled,
+    });
+    this.db = openDatabase(config.dbType, join(config.dbDir, config.networkName));
+    this.vms = new VMRegistry(config.pluginDir, this.logs.make('vm-factory'));
+    this.chains = new ChainManager({
+      router: this.router,
+      vms: this.vms,
+      db: this.db,
+      logs: this.logs,
+      log: this.log,
+      networkID: config.networkID,
+      chainDataDir: config.chainDataDir,
+      node: this,
+      baseDir: process.cwd(),
+    });
+  }
+
+  get nodeID(): string {
+    return this.identity.nodeID;
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  /** Adds a node-style (gorilla) JSON-RPC endpoint at /ext/<name>. */
+  addGorillaRoute(base: string, suffix: string, serviceName: string, service: GorillaService): GorillaServer {
+    const server = this.gorilla(serviceName, service);
+    this.router.addRoute(base, suffix, { http: (req, res) => server.serve(req, res) });
+    return server;
+  }
+
+  gorilla(serviceName: string, service: GorillaService): GorillaServer {
+    return new GorillaServer({
+      name: serviceName,
+      service,
+      maxBodyBytes: this.config.httpMaxBodySize,
+      onError: (method, err) => this.log.debug('API call failed', { method, error: err.message }),
+    });
+  }
+
+  addRoute(base: string, suffix: string, handler: RouteHandler): void {
+    this.router.addRoute(base, suffix, handler);
+  }
+
+  onStop(f: () => void | Promise<void>): void {
+    this.cleanups.push(f);
+  }
+
+  static async start(options: NodeOptions = {}, config?: NodeConfig): Promise<Node> {
+    const node = new Node(config ?? resolveConfig({ options }));
+    try {
+      await node.init();
+    } catch (e) {
+      await node.stop().catch(() => {});
+      throw e;
+    }
+    return node;
+  }
+
+  private async init(): Promise<void> {
+    const c = this.config;
+    // VMs: aliases file first (as AvalancheGo applies them before the built-ins), then plugins.
+    const vmAliases = readAliasesFile(c.vmAliasesFile, c.vmAliasesFileExplicit, c.vmAliasesFileContent, 'vm');
+    if (vmAliases !== undefined) this.vms.applyAliases(vmAliases);
+    for (const b of await builtinVMs()) this.vms.registerBuiltin(b.id, b.factory, b.aliases);
+    this.vms.ensurePluginDir(c.pluginDirExplicit);
+    await this.vms.reload();
+
+    this.http = new HttpServer(this.router, {
+      host: c.httpHost,
+      port: c.httpPort,
+      nodeID: this.nodeID,
+      allowedHosts: c.httpAllowedHosts,
+      allowedOrigins: c.httpAllowedOrigins,
+      idleTimeoutMs: c.httpIdleTimeoutMs,
+      onHandlerError: (err, req) => this.log.error('HTTP handler failed', { path: req.url, error: String((err as Error)?.stack ?? err) }),
+    });
+    const addr = await this.http.listen();
+    const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+    this.url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
+
+    await registerNodeAPIs(this);
+
+    const chainAliases = readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain');
+    if (chainAliases !== undefined) this.chains.applyAliases(chainAliases);
+    this.chains.readChainConfigDir(c.chainConfigDir, c.chainConfigDirExplicit);
+    const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true }]) as ChainDefinition[];
+    for (const def of defs) await this.chains.create(def);
+
+    mkdirSync(join(c.processContextFile, '..'), { recursive: true });
+    writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: '127.0.0.1:9651' }, null, '\t'));
+    this.log.info('node started', { nodeID: this.nodeID, uri: this.url });
+  }
+
+  /** The lines printed once at start: URLs, NodeID, data dir, chains. */
+  banner(): string[] {
+    const lines = [
+      `Powder node ${this.nodeID}`,
+      `  API:       ${this.url}/ext/`,
+      `  data dir:  ${this.config.dataDir}${this.config.dbType === 'memdb' ? ' (database in memory)' : ''}`,
+      `  network:   ${this.config.networkName} (${this.config.networkID})`,
+    ];
+    for (const chain of this.chains.chains.values()) {
+      const aliases = this.chains.aliaser.relevantAliases(chain.id);
+      const rpc = `${this.url}/ext/bc/${chain.definition.aliases?.[0] ?? chain.id}/rpc`;
+      lines.push(`Chain ${chain.id}${aliases.length ? ` (aliases: ${aliases.join(', ')})` : ''}`, `  RPC:       ${rpc}`);
+      for (const l of chain.vm.banner?.({ rpc }) ?? []) lines.push('  ' + l);
+    }
+    return lines;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.http?.close().catch(() => {});
+    await this.chains.shutdown();
+    for (const f of this.cleanups.reverse()) {
+      try {
+        await f();
+      } catch (e) {
+        this.log.error('cleanup failed', { error: String(e) });
+      }
+    }
+    await this.db.close();
+    try {
+      rmSync(this.config.processContextFile, { force: true });
+    } catch {
+      /* ignore */
+    }
+    this.logs.close();
+  }
+}

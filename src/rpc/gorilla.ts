@@ -1,0 +1,268 @@
+// The node-style JSON-RPC 2.0 engine: gorilla/rpc v2 + AvalancheGo's codec wrapper, reproduced
+// rule for rule (reference: avalanchego-node.md §1). Every node API (/ext/admin, /ext/info,
+// POST /ext/health) and the Gorilla-style chain endpoints (/validators) use it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, BodyTooLargeError } from '../server/body.js';
+
+export const UNMARSHAL_ERROR =
+  "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+
+/** A field decoder: returns the decoded value or throws (any throw becomes UNMARSHAL_ERROR). */
+export type FieldDecoder<T = unknown> = (v: unknown) => T;
+
+export interface GorillaMethod {
+  /** Argument fields by wire name; matched case-insensitively as Go's encoding/json does. */
+  params?: Record<string, FieldDecoder>;
+  handler: (args: Record<string, any>, req: IncomingMessage) => unknown | Promise<unknown>;
+}
+
+/** A service: wire method name after the dot (e.g. `alias`) → method. */
+export type GorillaService = Record<string, GorillaMethod>;
+
+// Field decoders with Go encoding/json semantics (null leaves the zero value).
+export const str: FieldDecoder<string> = (v) => {
+  if (v === null || v === undefined) return '';
+  if (typeof v !== 'string') throw new Error('not a string');
+  return v;
+};
+export const optStr: FieldDecoder<string | undefined> = (v) => {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v !== 'string') throw new Error('not a string');
+  return v;
+};
+export const bool: FieldDecoder<boolean> = (v) => {
+  if (v === null || v === undefined) return false;
+  if (typeof v !== 'boolean') throw new Error('not a bool');
+  return v;
+};
+export const strArray: FieldDecoder<string[] | undefined> = (v) => {
+  if (v === null || v === undefined) return undefined;
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new Error('not a string array');
+  return v as string[];
+};
+/** utils/json.Uint64: a decimal string or a bare number. */
+export const uint64: FieldDecoder<bigint> = (v) => {
+  if (v === null || v === undefined) return 0n;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'string' && /^[0-9]+$/.test(v)) {
+    const n = BigInt(v);
+    if (n < 2n ** 64n) return n;
+  }
+  throw new Error('not a uint64');
+};
+export function custom<T>(f: (v: unknown) => T): FieldDecoder<T> {
+  return f;
+}
+
+/** Keys sorted by byte order, as Go's encoding/json emits maps. */
+export function sortedObject<T>(entries: Iterable<[string, T]>): Record<string, T> {
+  const arr = [...entries].sort(([a], [b]) => (Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  const out: Record<string, T> = {};
+  for (const [k, v] of arr) out[k] = v;
+  return out;
+}
+
+interface Envelope {
+  jsonrpc: string;
+  method: string;
+  params: unknown;
+  id: unknown;
+}
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Go's encoding/json escapes <, > and & in strings; so do we. */
+function goJSON(v: unknown): string {
+  return JSON.stringify(v).replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
+}
+
+function goTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  if (typeof v === 'object') return 'object';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/** JSON.parse with Go's tolerance (trailing bytes after the first value are ignored) and texts. */
+export function parseGoJSON(text: string): unknown {
+  if (text.trim() === '') throw new Error('EOF');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const trailing = /after JSON at position (\d+)/.exec(msg);
+    if (trailing) return JSON.parse(text.slice(0, Number(trailing[1])));
+    if (/end of JSON input|Unterminated string/.test(msg)) throw new Error('unexpected EOF');
+    const tok = /Unexpected token '?(.)'?/.exec(msg) ?? /Unexpected token (.)/.exec(msg);
+    if (tok) throw new Error(`invalid character '${tok[1]}' looking for beginning of value`);
+    throw new Error(msg);
+  }
+}
+
+function decodeEnvelope(raw: unknown): { env: Envelope; typeError?: string } {
+  const env: Envelope = { jsonrpc: '', method: '', params: null, id: null };
+  if (raw === null) return { env };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    return { env, typeError: `json: cannot unmarshal ${goTypeName(raw)} into Go value of type json2.serverRequest` };
+  }
+  let typeError: string | undefined;
+  const obj = raw as Record<string, unknown>;
+  for (const [k, v] of Object.entries(obj)) {
+    const key = k.toLowerCase();
+    if (key === 'jsonrpc' || key === 'method') {
+      if (v === null) continue;
+      if (typeof v !== 'string') {
+        typeError ??= `json: cannot unmarshal ${goTypeName(v)} into Go struct field serverRequest.${key === 'jsonrpc' ? 'jsonrpc' : 'method'} of type string`;
+        continue;
+      }
+      env[key] = v;
+    } else if (key === 'params') env.params = v;
+    else if (key === 'id') env.id = v;
+  }
+  return { env, typeError };
+}
+
+/** AvalancheGo's name conversion (utils/json/codec.go) then gorilla's split. */
+function resolveMethod(name: string): { service: string; method: string } {
+  let converted = name;
+  const dot = name.indexOf('.');
+  if (dot >= 0 && dot < name.length - 1) {
+    const first = name[dot + 1];
+    if (first >= 'A' && first <= 'Z') throw new RpcError(-32000, 'method must start with a non-uppercase letter');
+    converted = name.slice(0, dot + 1) + first.toUpperCase() + name.slice(dot + 2);
+  }
+  const parts = converted.split('.');
+  if (parts.length !== 2) throw new RpcError(-32000, `rpc: service/method request ill-formed: "${converted}"`);
+  return { service: parts[0], method: parts[1] };
+}
+
+function decodeStruct(spec: Record<string, FieldDecoder>, v: unknown): Record<string, any> {
+  if (v === null) return decodeStruct(spec, {});
+  if (typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
+  const obj = v as Record<string, unknown>;
+  const out: Record<string, any> = {};
+  const specKeys = Object.keys(spec);
+  // Go prefers an exact key match, then a case-insensitive one; last duplicate wins.
+  const given = new Map<string, unknown>();
+  for (const [k, val] of Object.entries(obj)) {
+    const exact = specKeys.find((s) => s === k) ?? specKeys.find((s) => s.toLowerCase() === k.toLowerCase());
+    if (exact !== undefined) given.set(exact, val);
+  }
+  for (const k of specKeys) out[k] = spec[k](given.has(k) ? given.get(k) : undefined);
+  return out;
+}
+
+function decodeParams(spec: Record<string, FieldDecoder> | undefined, params: unknown): Record<string, any> {
+  const s = spec ?? {};
+  if (params === null || params === undefined) return decodeStruct(s, {});
+  try {
+    return decodeStruct(s, params);
+  } catch {
+    try {
+      if (!Array.isArray(params)) throw new Error('not an array');
+      return decodeStruct(s, params.length === 0 ? {} : params[0]);
+    } catch {
+      throw new RpcError(-32000, UNMARSHAL_ERROR);
+    }
+  }
+}
+
+export interface GorillaServerOptions {
+  /** Service name on the wire, e.g. `admin`. */
+  name: string;
+  service: GorillaService;
+  maxBodyBytes: number;
+  /** Called on every error a method returns (for logging). */
+  onError?: (method: string, err: Error) => void;
+}
+
+/** One gorilla rpc.Server with one registered service, as each AvalancheGo endpoint is. */
+export class GorillaServer {
+  private readonly methods = new Map<string, GorillaMethod>();
+
+  constructor(private readonly opts: GorillaServerOptions) {
+    for (const [m, def] of Object.entries(opts.service)) {
+      this.methods.set(m[0].toUpperCase() + m.slice(1), def);
+    }
+  }
+
+  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') {
+      return plain(res, 405, `rpc: POST method required, received ${req.method}`);
+    }
+    const ct = (req.headers['content-type'] ?? '').split(';')[0];
+    if (ct.toLowerCase() !== 'application/json') {
+      return plain(res, 415, `rpc: unrecognized Content-Type: ${ct}`);
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, this.opts.maxBodyBytes);
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) return plain(res, 413, e.message);
+      throw e;
+    }
+    const reply = await this.handle(body.toString('utf8'), req);
+    if (reply === undefined) {
+      res.writeHead(200, { 'Content-Length': 0 });
+      res.end();
+      return;
+    }
+    const text = reply + '\n';
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Length': Buffer.byteLength(text),
+    });
+    res.end(text);
+  }
+
+  /** Processes one body; returns the response JSON text, or undefined for "write nothing". */
+  async handle(text: string, req: IncomingMessage): Promise<string | undefined> {
+    let raw: unknown;
+    try {
+      raw = parseGoJSON(text);
+    } catch (e) {
+      return errorEnvelope(-32700, (e as Error).message, { jsonrpc: '', method: '', params: null, id: null }, null);
+    }
+    const { env, typeError } = decodeEnvelope(raw);
+    if (typeError) return errorEnvelope(-32700, typeError, env, env.id);
+    const notify = env.id === null || env.id === undefined;
+    if (env.jsonrpc !== '2.0') {
+      return notify ? undefined : errorEnvelope(-32600, 'jsonrpc must be 2.0', env, env.id);
+    }
+    try {
+      const { service, method } = resolveMethod(env.method);
+      if (service !== this.opts.name) throw new RpcError(-32000, `rpc: can't find service "${service}.${method}"`);
+      const def = this.methods.get(method);
+      if (!def) throw new RpcError(-32000, `rpc: can't find method "${service}.${method}"`);
+      const args = decodeParams(def.params, env.params);
+      const result = (await def.handler(args, req)) ?? {};
+      return notify ? undefined : `{"jsonrpc":"2.0","result":${goJSON(result)},"id":${goJSON(env.id)}}`;
+    } catch (e) {
+      const err = e instanceof RpcError ? e : new RpcError(-32000, e instanceof Error ? e.message : String(e));
+      if (!(e instanceof RpcError)) this.opts.onError?.(env.method, e as Error);
+      return notify ? undefined : errorEnvelope(err.code, err.message, err.data, env.id);
+    }
+  }
+}
+
+function errorEnvelope(code: number, message: string, data: unknown, id: unknown): string {
+  return `{"jsonrpc":"2.0","error":${goJSON({ code, message, data: data ?? null })},"id":${goJSON(id ?? null)}}`;
+}
+
+export function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

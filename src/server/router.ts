@@ -1,0 +1,91 @@
+// The /ext route table with AvalancheGo's alias semantics (reference: avalanchego-node.md §3.2):
+// routes[base][suffix] = handler; aliases[base] = alias URLs; alias URLs are "reserved".
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+export interface RouteHandler {
+  http(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+  /** WebSocket (or other) upgrade requests on this route. */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+export class Router {
+  private readonly routes = new Map<string, Map<string, RouteHandler>>();
+  private readonly aliases = new Map<string, string[]>();
+  private readonly reserved = new Set<string>();
+  /** Flattened full path → handler, for dispatch. */
+  private readonly table = new Map<string, RouteHandler>();
+
+  lookup(path: string): RouteHandler | undefined {
+    return this.table.get(path);
+  }
+
+  addRoute(base: string, suffix: string, handler: RouteHandler): void {
+    if (this.reserved.has(base)) {
+      throw new Error(`route is either already aliased or already maps to a handle: ${base}`);
+    }
+    const err = this.forceAddRoute(base, suffix, handler);
+    if (err) throw err;
+  }
+
+  private forceAddRoute(base: string, suffix: string, handler: RouteHandler): Error | undefined {
+    let first: Error | undefined;
+    const full = base + suffix;
+    let endpoints = this.routes.get(base);
+    if (!endpoints) this.routes.set(base, (endpoints = new Map()));
+    if (endpoints.has(suffix) || this.table.has(full)) {
+      return new Error(`failed to create endpoint as ${full} already exists`);
+    }
+    endpoints.set(suffix, handler);
+    this.table.set(full, handler);
+    for (const alias of this.aliases.get(base) ?? []) {
+      const e = this.forceAddRoute(alias, suffix, handler);
+      first ??= e;
+    }
+    return first;
+  }
+
+  /** admin.alias: endpoint and aliases are paths after /ext/. */
+  addAliases(endpoint: string, ...aliases: string[]): void {
+    const base = extPath(endpoint);
+    const urls = aliases.map(extPath);
+    for (const url of urls) {
+      if (this.reserved.has(url)) throw new Error(`route is either already aliased or already maps to a handle: ${url}`);
+    }
+    let first: Error | undefined;
+    for (const url of urls) {
+      this.reserved.add(url);
+      const list = this.aliases.get(base);
+      if (list) list.push(url);
+      else this.aliases.set(base, [url]);
+      for (const [suffix, handler] of this.routes.get(base) ?? []) {
+        const e = this.forceAddRoute(url, suffix, handler);
+        first ??= e;
+      }
+    }
+    if (first) throw first;
+  }
+
+  /** Removes every route under a base and its aliases (a chain or VM that shut down). */
+  removeBase(base: string): void {
+    for (const suffix of this.routes.get(base)?.keys() ?? []) this.table.delete(base + suffix);
+    this.routes.delete(base);
+    for (const alias of this.aliases.get(base) ?? []) this.removeBase(alias);
+  }
+}
+
+/** `/ext/` + path, cleaned like Go's path.Join (so `../x` style aliases are normalised). */
+export function extPath(p: string): string {
+  return cleanPath('/ext/' + p);
+}
+
+/** Go's path.Clean, for absolute paths. */
+export function cleanPath(p: string): string {
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return '/' + out.join('/');
+}

@@ -1,0 +1,66 @@
+// The VM factory interface: what a VM plugin module exports and what the built-in Subnet-EVM VM
+// implements. A plugin is a JavaScript module in --plugin-dir named by its VM ID or a VM alias
+// (e.g. `srEXi…X7Dy.js`, `myvm.mjs`); its default export is a VMFactory (docs/plugins.md).
+import type { KVStore } from '../db/database.js';
+import type { Logger } from '../logging/logger.js';
+import type { RouteHandler } from '../server/router.js';
+
+/** What a chain is told about itself and its node when it is created. */
+export interface ChainContext {
+  /** CB58 blockchain ID. */
+  chainID: string;
+  /** CB58 subnet ID the chain belongs to. */
+  subnetID: string;
+  /** Primary alias (first alias, or the chain ID). */
+  primaryAlias: string;
+  aliases: string[];
+  networkID: number;
+  nodeID: string;
+  /** Raw genesis bytes as given in the chain definition. */
+  genesis: Uint8Array;
+  /** Raw `config.*` from --chain-config-dir/<chain ID or alias>/, if present. */
+  config?: Uint8Array;
+  /** Raw `upgrade.*` from the same directory, if present. */
+  upgrade?: Uint8Array;
+  /** The chain's own store in the node's database. */
+  db: KVStore;
+  /** The database is in memory (--db-type=memdb). */
+  ephemeral: boolean;
+  /** The chain's logger (named by its primary alias). */
+  log: Logger;
+  /** Per-chain data directory (<chain-data-dir>/<chainID>). */
+  dataDir: string;
+  /** Powder chain-definition options not part of AvalancheGo (e.g. blockTime). */
+  options: Record<string, unknown>;
+  /** The node, for services that need node-level facts (validators, BLS signer). */
+  node: NodeServices;
+}
+
+/** Node-level facilities a chain may use. Implemented by the Node. */
+export interface NodeServices {
+  readonly nodeID: string;
+  /** Milliseconds since the epoch; injectable for tests. */
+  now(): number;
+}
+
+export interface ChainVM {
+  /** HTTP handlers by suffix (e.g. `/rpc`, `/ws`, `/validators`), mounted under /ext/bc/<chainID>. */
+  createHandlers(): Promise<Record<string, RouteHandler>> | Record<string, RouteHandler>;
+  /** Health check details; throw to report the chain unhealthy. */
+  health?(): Promise<unknown> | unknown;
+  /** Lines printed at start (e.g. RPC URL, prefunded accounts). */
+  banner?(urls: { rpc: string }): string[];
+  shutdown(): Promise<void>;
+}
+
+export interface VMFactory {
+  /** Version shown in info.getNodeVersion `vmVersions`. */
+  version: string;
+  createChain(ctx: ChainContext): Promise<ChainVM>;
+  /** Genesis bytes for a chain declared without one (the built-in dev chain). */
+  defaultGenesis?(ctx: { networkID: number; options: Record<string, unknown> }): Uint8Array;
+}
+
+export function isVMFactory(x: unknown): x is VMFactory {
+  return !!x && typeof x === 'object' && typeof (x as VMFactory).createChain === 'function' && typeof (x as VMFactory).version === 'string';
+}
