@@ -152,6 +152,11 @@ export class ChainManager {
     return chain;
   }
 
+  /** The chain's raw config.* bytes from --chain-config-dir, if any. */
+  rawConfig(chainID: string): Uint8Array | undefined {
+    return this.configFor(chainID, this.aliaser.aliases(chainID) ?? [])?.config;
+  }
+
   private configFor(id: string, aliases: string[]) {
     for (const key of [id, ...aliases]) {
       const c = this.configDirs.get(key);

@@ -3,6 +3,7 @@
 import { generateKeyPairSync, randomBytes, createPrivateKey } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { SecretKey } from '@chainsafe/blst';
 import { nodeIDFromCertificate } from '../ids/ids.js';
 import { selfSignedCertificate } from './certificate.js';
 
@@ -43,7 +44,8 @@ export function loadOrCreateIdentity(opts: {
     bls = readFileSync(opts.signerFile);
     if (bls.length !== 32) throw new Error(`staking signer key ${opts.signerFile} must hold 32 bytes, found ${bls.length}`);
   } else {
-    bls = randomBytes(32);
+    // A valid BLS secret key (< curve order), derived from fresh randomness as AvalancheGo does.
+    bls = SecretKey.fromKeygen(randomBytes(32)).toBytes();
     if (!opts.ephemeralSigner) writePrivate(opts.signerFile, bls);
   }
   return { nodeID: nodeIDFromCertificate(der), certificate: der, blsSecretKey: bls };

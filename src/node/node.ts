@@ -15,6 +15,9 @@ import { loadOrCreateIdentity, type StakingIdentity } from './identity.js';
 import { builtinVMs } from '../vms/builtin.js';
 import { registerNodeAPIs } from '../api/register.js';
 import type { NodeServices } from '../vms/types.js';
+import { ValidatorManager, type ValidatorDefinition } from '../validators/manager.js';
+import { validatorsService } from '../validators/service.js';
+import { SecretKey } from '@chainsafe/blst';
 
 export class Node implements NodeServices {
   readonly config: NodeConfig;
@@ -25,6 +28,7 @@ export class Node implements NodeServices {
   readonly db: Database;
   readonly identity: StakingIdentity;
   readonly chains: ChainManager;
+  readonly validators: ValidatorManager;
   readonly startedAt = Date.now();
   private http!: HttpServer;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
@@ -55,6 +59,11 @@ export class Node implements NodeServices {
       ephemeralSigner: config.stakingEphemeralSignerEnabled,
     });
     this.db = openDatabase(config.dbType, join(config.dbDir, config.networkName));
+    this.validators = new ValidatorManager(
+      this.db.store('validators'),
+      { nodeID: this.identity.nodeID, blsPublicKey: SecretKey.fromBytes(this.identity.blsSecretKey).toPublicKey().toBytes(true) },
+      () => this.now(),
+    );
     this.vms = new VMRegistry(config.pluginDir, this.logs.make('vm-factory'));
     this.chains = new ChainManager({
       router: this.router,
@@ -140,11 +149,32 @@ export class Node implements NodeServices {
     if (chainAliases !== undefined) this.chains.applyAliases(chainAliases);
     this.chains.readChainConfigDir(c.chainConfigDir, c.chainConfigDirExplicit);
     const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true }]) as ChainDefinition[];
-    for (const def of defs) await this.chains.create(def);
+    for (const def of defs) {
+      const chain = await this.chains.create(def);
+      this.mountValidatorsAPI(chain.id, chain.subnetID, chain.vmID, def);
+    }
 
     mkdirSync(join(c.processContextFile, '..'), { recursive: true });
     writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: '127.0.0.1:9651' }, null, '\t'));
     this.log.info('node started', { nodeID: this.nodeID, uri: this.url });
+  }
+
+  /** Subnet-EVM chains serve validators.getCurrentValidators at /ext/bc/<chain>/validators. */
+  private mountValidatorsAPI(chainID: string, subnetID: string, vmID: string, def: ChainDefinition): void {
+    this.validators.setSubnet(subnetID, def.validators as ValidatorDefinition[] | undefined);
+    if (vmID !== SUBNET_EVM_ID || this.chainConfigFlag(chainID, 'validators-api-enabled') === false) return;
+    this.addGorillaRoute(`/ext/bc/${chainID}`, '/validators', 'validators', validatorsService(this.validators, subnetID));
+  }
+
+  /** A key of the chain's config.json (read raw: the VM parses it fully itself). */
+  private chainConfigFlag(chainID: string, key: string): unknown {
+    const raw = this.chains.rawConfig(chainID);
+    if (!raw) return undefined;
+    try {
+      return (JSON.parse(Buffer.from(raw).toString('utf8')) as Record<string, unknown>)[key];
+    } catch {
+      return undefined;
+    }
   }
 
   /** The lines printed once at start: URLs, NodeID, data dir, chains. */
@@ -169,6 +199,7 @@ export class Node implements NodeServices {
     this.stopped = true;
     await this.http?.close().catch(() => {});
     await this.chains.shutdown();
+    this.validators.stop();
     for (const f of this.cleanups.reverse()) {
       try {
         await f();

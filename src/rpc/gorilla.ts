@@ -81,7 +81,12 @@ class RpcError extends Error {
 
 /** Go's encoding/json escapes <, > and & in strings; so do we. */
 function goJSON(v: unknown): string {
-  return JSON.stringify(v).replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
+  return JSON.stringify(v, bigintAsNumber).replace(/"__bigint:(\d+)"/g, '$1').replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
+}
+
+/** bigint fields (e.g. uint64 weights) are written as bare JSON numbers, as Go writes uint64. */
+function bigintAsNumber(_k: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? `__bigint:${v}` : v;
 }
 
 function goTypeName(v: unknown): string {

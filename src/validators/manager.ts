@@ -1,0 +1,187 @@
+// Validator sets of the node's subnets/L1s and this node's own uptime measurement.
+// A Powder node is the whole network, so the "P-chain" view of each subnet is its configuration:
+// by default the node itself is the one validator of every chain's subnet.
+import type { KVStore } from '../db/database.js';
+import { idFromContent, parseNodeID } from '../ids/ids.js';
+
+/** One validator as declared in a chain definition's `validators` array (docs/validators.md). */
+export interface ValidatorDefinition {
+  nodeID: string;
+  weight?: number | string;
+  /** 0x-hex compressed BLS public key (48 bytes). */
+  blsPublicKey?: string;
+  /** Unix seconds; default: when the subnet was first seen by this node. */
+  startTime?: number;
+  isL1Validator?: boolean;
+  isActive?: boolean;
+  validationID?: string;
+}
+
+export interface Validator {
+  validationID: string;
+  nodeID: string;
+  weight: bigint;
+  blsPublicKey?: Uint8Array;
+  startTime: number;
+  /** Start in ms (the default start, when this node first saw the subnet, is kept to the ms). */
+  startMs: number;
+  isL1Validator: boolean;
+  isActive: boolean;
+}
+
+interface UptimeRecord {
+  /** Milliseconds this node has measured the validator as up, up to `lastUpdated`. */
+  upMs: number;
+  /** When `upMs` was last brought up to date (ms since epoch). */
+  lastUpdated: number;
+}
+
+const CHECKPOINT_MS = 5_000;
+
+export class ValidatorManager {
+  private readonly sets = new Map<string, Validator[]>();
+  private readonly uptime = new Map<string, UptimeRecord>();
+  /** The moment this process started tracking (uptime before it was measured while down = offline). */
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly store: KVStore,
+    private readonly self: { nodeID: string; blsPublicKey: Uint8Array },
+    private readonly now: () => number,
+  ) {
+    this.timer = setInterval(() => this.checkpoint(), CHECKPOINT_MS);
+    this.timer.unref();
+  }
+
+  /** Declares a subnet's validator set (from its chain definition, or the default: this node). */
+  setSubnet(subnetID: string, defs: ValidatorDefinition[] | undefined): Validator[] {
+    const existing = this.sets.get(subnetID);
+    if (existing) return existing;
+    const firstSeen = this.firstSeen(subnetID);
+    const list = (defs ?? [{ nodeID: this.self.nodeID }]).map((d, i) => this.fromDefinition(subnetID, d, i, firstSeen));
+    const seen = new Set<string>();
+    for (const v of list) {
+      if (seen.has(v.nodeID)) throw new Error(`validators of subnet ${subnetID}: ${v.nodeID} is listed twice`);
+      seen.add(v.nodeID);
+    }
+    this.sets.set(subnetID, list);
+    for (const v of list) this.loadUptime(v);
+    return list;
+  }
+
+  current(subnetID: string): Validator[] {
+    const set = this.sets.get(subnetID);
+    if (!set) throw new Error(`failed to get current validator set: subnet ${subnetID} not found`);
+    return set;
+  }
+
+  hasSubnet(subnetID: string): boolean {
+    return this.sets.has(subnetID);
+  }
+
+  /** The node itself is always connected; other configured validators have no peer here. */
+  isConnected(v: Validator): boolean {
+    return v.nodeID === this.self.nodeID;
+  }
+
+  /** (upDuration, lastUpdated) as the uptime tracker reports them, brought up to now. */
+  uptimeOf(v: Validator): { upMs: number; lastUpdated: number } {
+    const r = this.uptime.get(v.validationID);
+    if (!r) throw new Error(`failed to get uptime for validation ID ${v.validationID}: validationID not found: ${v.validationID}`);
+    const now = this.now();
+    if (this.isConnected(v) && v.isActive) r.upMs += Math.max(0, now - r.lastUpdated);
+    r.lastUpdated = Math.max(r.lastUpdated, now);
+    return { upMs: r.upMs, lastUpdated: r.lastUpdated };
+  }
+
+  /** Persists every uptime record (periodically, and at stop). */
+  checkpoint(): void {
+    const ops: [Uint8Array, Uint8Array][] = [];
+    for (const set of this.sets.values()) {
+      for (const v of set) {
+        const { upMs, lastUpdated } = this.uptimeOf(v);
+        ops.push([key('uptime/', v.validationID), Buffer.from(JSON.stringify({ upMs, lastUpdated }))]);
+      }
+    }
+    if (ops.length) this.store.writeSync(ops);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.checkpoint();
+  }
+
+  private loadUptime(v: Validator): void {
+    const raw = this.store.get(key('uptime/', v.validationID));
+    const now = this.now();
+    if (raw) {
+      const r = JSON.parse(Buffer.from(raw).toString()) as UptimeRecord;
+      // The time since the last checkpoint, while this node was down, counts as offline.
+      this.uptime.set(v.validationID, { upMs: r.upMs, lastUpdated: now });
+    } else {
+      // Measured from the validator's start; before this node ever ran it, it was not seen.
+      // Before this node first ran, nobody measured the validator: that span counts as offline.
+      this.uptime.set(v.validationID, { upMs: 0, lastUpdated: Math.max(v.startMs, now) });
+    }
+  }
+
+  private firstSeen(subnetID: string): number {
+    const k = key('firstSeen/', subnetID);
+    const raw = this.store.get(k);
+    if (raw) return Number(Buffer.from(raw).toString());
+    const t = this.now();
+    this.store.writeSync([[k, Buffer.from(String(t))]]);
+    return t;
+  }
+
+  private fromDefinition(subnetID: string, d: ValidatorDefinition, index: number, firstSeenMs: number): Validator {
+    const where = `validators of subnet ${subnetID}, entry ${index}`;
+    if (!d || typeof d !== 'object') throw new Error(`${where}: must be an object`);
+    try {
+      parseNodeID(String(d.nodeID));
+    } catch (e) {
+      throw new Error(`${where}: nodeID: ${(e as Error).message}`);
+    }
+    let weight: bigint;
+    try {
+      weight = BigInt(d.weight ?? 100);
+    } catch {
+      throw new Error(`${where}: weight must be a whole number`);
+    }
+    if (weight <= 0n || weight >= 2n ** 64n) throw new Error(`${where}: weight must be between 1 and 2^64-1`);
+    let bls: Uint8Array | undefined;
+    if (d.nodeID === this.self.nodeID && d.blsPublicKey === undefined) bls = this.self.blsPublicKey;
+    else if (d.blsPublicKey !== undefined) {
+      if (!/^0x[0-9a-fA-F]{96}$/.test(d.blsPublicKey)) throw new Error(`${where}: blsPublicKey must be 0x + 48 bytes of hex`);
+      bls = Buffer.from(d.blsPublicKey.slice(2), 'hex');
+    }
+    const startTime = d.startTime ?? Math.floor(firstSeenMs / 1000);
+    if (!Number.isInteger(startTime) || startTime < 0) throw new Error(`${where}: startTime must be unix seconds`);
+    const startMs = d.startTime === undefined ? firstSeenMs : startTime * 1000;
+    return {
+      validationID: d.validationID ?? idFromContent('powder-validation', subnetID, String(d.nodeID)),
+      nodeID: d.nodeID,
+      weight,
+      blsPublicKey: bls,
+      startTime,
+      startMs,
+      isL1Validator: d.isL1Validator ?? true,
+      isActive: d.isActive ?? true,
+    };
+  }
+}
+
+function key(prefix: string, id: string): Uint8Array {
+  return Buffer.from(prefix + id);
+}
+
+/** Go's float32 JSON form: the shortest decimal that reads back as the same float32. */
+export function float32JSON(x: number): number {
+  const f = Math.fround(x);
+  for (let p = 1; p <= 9; p++) {
+    const s = Number(f.toPrecision(p));
+    if (Math.fround(s) === f) return s;
+  }
+  return f;
+}

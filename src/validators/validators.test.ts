@@ -1,0 +1,106 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestNode, rpc } from '../../test/helpers.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const OTHER = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+
+test('getCurrentValidators: the node is the one validator of the dev chain, with every field', async () => {
+  const t = await startTestNode({ 'db-type': 'memdb' });
+  try {
+    const r = await rpc(`${t.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', {});
+    assert.equal(r.result.validators.length, 1);
+    const v = r.result.validators[0];
+    assert.deepEqual(Object.keys(v), [
+      'validationID', 'nodeID', 'weight', 'startTimestamp', 'isActive', 'isL1Validator', 'isConnected', 'uptimePercentage', 'uptimeSeconds',
+    ]);
+    assert.equal(v.nodeID, t.node.nodeID);
+    assert.equal(typeof v.weight, 'number');
+    assert.equal(v.isConnected, true);
+    assert.equal(v.isActive, true);
+    assert.ok(v.uptimePercentage > 0 && v.uptimePercentage <= 100);
+    assert.match(v.validationID, /^[1-9A-HJ-NP-Za-km-z]{48,50}$/);
+    // The same answer through the chain ID path and the params-array form.
+    const byID = await rpc(`${t.url}/ext/bc/${t.node.chains.aliaser.lookup('dev')}/validators`, 'validators.getCurrentValidators', [{}]);
+    assert.equal(byID.result.validators[0].validationID, v.validationID);
+  } finally {
+    await t.stop();
+  }
+});
+
+test('getCurrentValidators: nodeIDs filter, unknown IDs ignored, malformed IDs rejected', async () => {
+  const t = await startTestNode({
+    'db-type': 'memdb',
+    chains: [{ name: 'dev', aliases: ['dev'], dev: true, validators: [{ weight: 20 }, { nodeID: OTHER, weight: '18446744073709551615' }] }],
+  }).catch((e) => e as Error);
+  // A validator without nodeID is a configuration error that names itself.
+  assert.ok(t instanceof Error);
+  assert.match(t.message, /validators of subnet .*entry 0: nodeID/);
+
+  const t2 = await startTestNode({ 'db-type': 'memdb' });
+  const self = t2.node.nodeID;
+  await t2.stop();
+  const t3 = await startTestNode({
+    'db-type': 'memdb',
+    'staking-tls-key-file': join(t2.dataDir, 'none.key'),
+    chains: [{ name: 'dev', aliases: ['dev'], dev: true, validators: [{ nodeID: OTHER, weight: '18446744073709551615', isL1Validator: false }] }],
+  });
+  try {
+    void self;
+    const all = await rpc(`${t3.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', { nodeIDs: [] });
+    assert.equal(all.result.validators.length, 1);
+    const v = all.result.validators[0];
+    assert.equal(v.nodeID, OTHER);
+    assert.equal(v.isConnected, false);
+    assert.equal(v.isL1Validator, false);
+    assert.equal(v.uptimeSeconds, 0);
+    // uint64 weight beyond 2^53 is written as a bare JSON number, digit for digit.
+    const raw = await fetch(`${t3.url}/ext/bc/dev/validators`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'validators.getCurrentValidators', params: {} }),
+    }).then((r) => r.text());
+    assert.match(raw, /"weight":18446744073709551615,/);
+    const unknown = await rpc(`${t3.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', {
+      nodeIDs: ['NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5'],
+    });
+    assert.deepEqual(unknown.result, { validators: [] });
+    const bad = await rpc(`${t3.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', { nodeIDs: ['P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5'] });
+    assert.equal(bad.error.code, -32000);
+    assert.match(bad.error.message, /^couldn't unmarshal an argument/);
+    const wrong = await rpc(`${t3.url}/ext/bc/dev/validators`, 'validators.getcurrentValidators', {});
+    assert.equal(wrong.error.message, 'rpc: can\'t find method "validators.GetcurrentValidators"');
+  } finally {
+    await t3.stop();
+    rmSync(t2.dataDir, { recursive: true, force: true });
+  }
+});
+
+test('uptime is measured by this node and kept across restarts; downtime counts as offline', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-test-'));
+  try {
+    const a = await startTestNode({ 'data-dir': dataDir });
+    await sleep(2200);
+    const before = await rpc(`${a.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', {});
+    await a.stop();
+    assert.ok(before.result.validators[0].uptimeSeconds >= 2);
+    assert.ok(before.result.validators[0].uptimePercentage > 90);
+    await sleep(2500);
+    const b = await startTestNode({ 'data-dir': dataDir });
+    try {
+      const after = await rpc(`${b.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', {});
+      const v = after.result.validators[0];
+      assert.equal(v.validationID, before.result.validators[0].validationID);
+      assert.equal(v.startTimestamp, before.result.validators[0].startTimestamp);
+      assert.ok(v.uptimeSeconds >= 2, `uptime kept: ${v.uptimeSeconds}`);
+      assert.ok(v.uptimePercentage < 90, `downtime counted: ${v.uptimePercentage}`);
+    } finally {
+      await b.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
