@@ -17,7 +17,6 @@ import { registerNodeAPIs } from '../api/register.js';
 import type { NodeServices } from '../vms/types.js';
 import { ValidatorManager, type ValidatorDefinition } from '../validators/manager.js';
 import { validatorsService } from '../validators/service.js';
-import { SecretKey } from '@chainsafe/blst';
 
 export class Node implements NodeServices {
   readonly config: NodeConfig;
@@ -61,7 +60,7 @@ export class Node implements NodeServices {
     this.db = openDatabase(config.dbType, join(config.dbDir, config.networkName));
     this.validators = new ValidatorManager(
       this.db.store('validators'),
-      { nodeID: this.identity.nodeID, blsPublicKey: SecretKey.fromBytes(this.identity.blsSecretKey).toPublicKey().toBytes(true) },
+      { nodeID: this.identity.nodeID, blsSecretKey: this.identity.blsSecretKey },
       () => this.now(),
     );
     this.vms = new VMRegistry(config.pluginDir, this.logs.make('vm-factory'));

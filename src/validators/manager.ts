@@ -3,6 +3,7 @@
 // by default the node itself is the one validator of every chain's subnet.
 import type { KVStore } from '../db/database.js';
 import { idFromContent, parseNodeID } from '../ids/ids.js';
+import { publicKeyOf } from '../warp/signer.js';
 
 /** One validator as declared in a chain definition's `validators` array (docs/validators.md). */
 export interface ValidatorDefinition {
@@ -10,6 +11,8 @@ export interface ValidatorDefinition {
   weight?: number | string;
   /** 0x-hex compressed BLS public key (48 bytes). */
   blsPublicKey?: string;
+  /** 0x-hex BLS secret key (32 bytes): this node then signs warp messages as this validator too. */
+  blsSecretKey?: string;
   /** Unix seconds; default: when the subnet was first seen by this node. */
   startTime?: number;
   isL1Validator?: boolean;
@@ -41,14 +44,18 @@ const CHECKPOINT_MS = 5_000;
 export class ValidatorManager {
   private readonly sets = new Map<string, Validator[]>();
   private readonly uptime = new Map<string, UptimeRecord>();
+  /** BLS secret keys this node holds, by NodeID (its own, and any configured). */
+  private readonly secretKeys = new Map<string, Uint8Array>();
   /** The moment this process started tracking (uptime before it was measured while down = offline). */
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: KVStore,
-    private readonly self: { nodeID: string; blsPublicKey: Uint8Array },
+    private readonly self: { nodeID: string; blsSecretKey: Uint8Array },
     private readonly now: () => number,
   ) {
+    this.secretKeys.set(self.nodeID, self.blsSecretKey);
+    this.selfPublicKey = publicKeyOf(self.blsSecretKey);
     this.timer = setInterval(() => this.checkpoint(), CHECKPOINT_MS);
     this.timer.unref();
   }
@@ -77,6 +84,16 @@ export class ValidatorManager {
 
   hasSubnet(subnetID: string): boolean {
     return this.sets.has(subnetID);
+  }
+
+  private readonly selfPublicKey: Uint8Array;
+
+  get selfSecretKey(): Uint8Array {
+    return this.self.blsSecretKey;
+  }
+
+  secretKeyOf(nodeID: string): Uint8Array | undefined {
+    return this.secretKeys.get(nodeID);
   }
 
   /** The node itself is always connected; other configured validators have no peer here. */
@@ -151,7 +168,16 @@ export class ValidatorManager {
     }
     if (weight <= 0n || weight >= 2n ** 64n) throw new Error(`${where}: weight must be between 1 and 2^64-1`);
     let bls: Uint8Array | undefined;
-    if (d.nodeID === this.self.nodeID && d.blsPublicKey === undefined) bls = this.self.blsPublicKey;
+    if (d.blsSecretKey !== undefined) {
+      if (!/^0x[0-9a-fA-F]{64}$/.test(d.blsSecretKey)) throw new Error(`${where}: blsSecretKey must be 0x + 32 bytes of hex`);
+      const sk = Buffer.from(d.blsSecretKey.slice(2), 'hex');
+      try {
+        bls = publicKeyOf(sk);
+      } catch {
+        throw new Error(`${where}: blsSecretKey is not a valid BLS secret key`);
+      }
+      this.secretKeys.set(d.nodeID, sk);
+    } else if (d.nodeID === this.self.nodeID && d.blsPublicKey === undefined) bls = this.selfPublicKey;
     else if (d.blsPublicKey !== undefined) {
       if (!/^0x[0-9a-fA-F]{96}$/.test(d.blsPublicKey)) throw new Error(`${where}: blsPublicKey must be 0x + 48 bytes of hex`);
       bls = Buffer.from(d.blsPublicKey.slice(2), 'hex');
