@@ -38,6 +38,8 @@ export interface Chain {
 export class ChainManager {
   readonly aliaser = new Aliaser();
   readonly chains = new Map<string, Chain>();
+  /** Chain ID → subnet ID of every chain planned so far (see plan()). */
+  private readonly planned = new Map<string, string>();
   /** Chain ID → raw config/upgrade bytes keyed by directory name (ID or alias). */
   private readonly configDirs = new Map<string, { config?: Uint8Array; upgrade?: Uint8Array }>();
 
@@ -108,6 +110,7 @@ export class ChainManager {
     const subnetID = def.subnetID ?? idFromContent('powder-subnet', vm.id, def.name ?? '', genesis);
     if (def.subnetID) parseID(def.subnetID);
     const id = idFromContent('powder-chain', subnetID, vm.id, def.name ?? '', genesis);
+    this.planned.set(id, subnetID);
     return { id, vmID: vm.id, subnetID, genesis };
   }
 
@@ -150,6 +153,11 @@ export class ChainManager {
     if (routeAliases.length) this.deps.router.addAliases(`bc/${id}`, ...routeAliases);
     this.deps.log.info('created chain', { chainID: id, vmID, aliases });
     return chain;
+  }
+
+  /** Subnet of a chain that is declared but not created yet (warp between chains created in order). */
+  plannedSubnet(chainID: string): string | undefined {
+    return this.planned.get(chainID);
   }
 
   /** The chain's raw config.* bytes from --chain-config-dir, if any. */

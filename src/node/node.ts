@@ -85,6 +85,10 @@ export class Node implements NodeServices {
     return Date.now();
   }
 
+  subnetOf(chainID: string): string | undefined {
+    return this.chains.chains.get(chainID)?.subnetID ?? this.chains.plannedSubnet(chainID);
+  }
+
   /** Adds a node-style (gorilla) JSON-RPC endpoint at /ext/<name>. */
   addGorillaRoute(base: string, suffix: string, serviceName: string, service: GorillaService): GorillaServer {
     const server = this.gorilla(serviceName, service);

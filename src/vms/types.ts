@@ -1,9 +1,18 @@
 // The VM factory interface: what a VM plugin module exports and what the built-in Subnet-EVM VM
 // implements. A plugin is a JavaScript module in --plugin-dir named by its VM ID or a VM alias
-// (e.g. `srEXi…X7Dy.js`, `myvm.mjs`); its default export is a VMFactory (docs/plugins.md).
+// (e.g. `srEXi…X7Dy.js`, `myvm.mjs`); its default export is a VMFactory. docs/plugins.md is the
+// user-facing description of everything in this file: keep the two in step.
 import type { KVStore } from '../db/database.js';
 import type { Logger } from '../logging/logger.js';
+import type { FieldDecoder, GorillaService } from '../rpc/gorilla.js';
 import type { RouteHandler } from '../server/router.js';
+
+/**
+ * The plugin interface version this node implements. A factory may declare the version it was
+ * written for (`protocolVersion`); a different number fails the load with a clear message, as
+ * AvalancheGo's RPCChainVM protocol check does.
+ */
+export const PLUGIN_PROTOCOL_VERSION = 1;
 
 /** What a chain is told about itself and its node when it is created. */
 export interface ChainContext {
@@ -34,6 +43,19 @@ export interface ChainContext {
   options: Record<string, unknown>;
   /** The node, for services that need node-level facts (validators, BLS signer). */
   node: NodeServices;
+  /** The node's JSON-RPC engines, so a plugin's API speaks exactly like the node's own APIs. */
+  rpc: ChainRPC;
+}
+
+/** JSON-RPC engines a chain may use for its HTTP handlers. */
+export interface ChainRPC {
+  /**
+   * A node-style (gorilla rpc v2) JSON-RPC endpoint serving one service: wire methods are
+   * `<serviceName>.<method>`, params an object. Return it from createHandlers() under a suffix.
+   */
+  gorilla(serviceName: string, service: GorillaService): RouteHandler;
+  /** Param decoders with Go encoding/json semantics (str, optStr, bool, strArray, uint64). */
+  decoders: Readonly<Record<'str' | 'optStr' | 'bool' | 'strArray' | 'uint64', FieldDecoder>>;
 }
 
 /** Node-level facilities a chain may use. Implemented by the Node. */
@@ -59,8 +81,20 @@ export interface VMFactory {
   createChain(ctx: ChainContext): Promise<ChainVM>;
   /** Genesis bytes for a chain declared without one (the built-in dev chain). */
   defaultGenesis?(ctx: { networkID: number; options: Record<string, unknown> }): Uint8Array;
+  /** The plugin interface version the VM was written for (default: PLUGIN_PROTOCOL_VERSION). */
+  protocolVersion?: number;
+  /**
+   * Called once when the VM is registered (the handshake): check the environment, throw to fail
+   * the load. It (with the module's import) must finish within 5 s.
+   */
+  probe?(): Promise<void> | void;
 }
 
 export function isVMFactory(x: unknown): x is VMFactory {
-  return !!x && typeof x === 'object' && typeof (x as VMFactory).createChain === 'function' && typeof (x as VMFactory).version === 'string';
+  return (
+    !!x &&
+    (typeof x === 'object' || typeof x === 'function') &&
+    typeof (x as VMFactory).createChain === 'function' &&
+    typeof (x as VMFactory).version === 'string'
+  );
 }
