@@ -6,10 +6,15 @@ import { Aliaser } from '../ids/aliaser.js';
 import { idFromContent, parseID } from '../ids/ids.js';
 import type { Database } from '../db/database.js';
 import type { LogFactory, Logger } from '../logging/logger.js';
-import type { Router } from '../server/router.js';
+import { withRequestLog } from '../logging/requests.js';
+import type { RouteHandler, Router } from '../server/router.js';
+import { GorillaServer, bool, optStr, str, strArray, uint64 } from '../rpc/gorilla.js';
 import type { VMRegistry } from '../vms/registry.js';
-import { SUBNET_EVM_ID } from '../vms/registry.js';
-import type { ChainVM, NodeServices } from '../vms/types.js';
+import { SUBNET_EVM_ID, parseAliasesObject } from '../vms/registry.js';
+import type { ChainRPC, ChainVM, NodeServices } from '../vms/types.js';
+
+/** The node's default --http-max-body-size, used when the node does not pass its own. */
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** A chain as declared in the node's configuration (`chains` / `--chains-file`). */
 export interface ChainDefinition {
@@ -33,11 +38,31 @@ export interface Chain {
   vm: ChainVM;
   log: Logger;
   definition: ChainDefinition;
+  pending?: false;
+}
+
+/**
+ * A declared chain whose VM is not loaded yet (a plugin not yet in --plugin-dir). Its ID and
+ * aliases are known; it is created as soon as admin.loadVMs registers its VM. Until then its
+ * routes answer 404, as for a chain that was never created.
+ */
+export interface PendingChain {
+  id: string;
+  subnetID: string;
+  vmID: string;
+  primaryAlias: string;
+  definition: ChainDefinition;
+  genesis: Uint8Array;
+  pending: true;
 }
 
 export class ChainManager {
   readonly aliaser = new Aliaser();
   readonly chains = new Map<string, Chain>();
+  /** Declared chains waiting for their VM, in declaration order. */
+  readonly pending = new Map<string, PendingChain>();
+  /** Chain ID → error, for chains whose VM failed to create them after a loadVMs. */
+  readonly failed = new Map<string, string>();
   /** Chain ID → subnet ID of every chain planned so far (see plan()). */
   private readonly planned = new Map<string, string>();
   /** Chain ID → raw config/upgrade bytes keyed by directory name (ID or alias). */
@@ -54,8 +79,13 @@ export class ChainManager {
       chainDataDir: string;
       node: NodeServices;
       baseDir: string;
+      /** --http-max-body-size, for the JSON-RPC endpoints chains create with ctx.rpc. */
+      maxBodyBytes?: number;
     },
-  ) {}
+  ) {
+    // Chains waiting for a plugin VM are created when a reload (admin.loadVMs) registers it.
+    deps.vms.onNewVMs((vmIDs) => this.createWaitingFor(vmIDs));
+  }
 
   /** Reads `<dir>/<chain ID or alias>/config.*` and `upgrade.*` (files directly in dir ignored). */
   readChainConfigDir(dir: string, explicit: boolean): void {
@@ -78,53 +108,91 @@ export class ChainManager {
 
   /** Applies the chain aliases file's `{chainID: [aliases]}` (chain-manager aliases only). */
   applyAliases(obj: unknown): void {
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-      throw new Error('unmarshalling failed on chain aliases: expected a JSON object of chain ID → aliases');
-    }
-    for (const [id, aliases] of Object.entries(obj)) {
-      try {
-        parseID(id);
-      } catch (e) {
-        throw new Error(`unmarshalling failed on chain aliases: ${(e as Error).message}`);
-      }
-      if (!Array.isArray(aliases) || aliases.some((a) => typeof a !== 'string')) {
-        throw new Error(`unmarshalling failed on chain aliases: aliases of ${id} must be an array of strings`);
-      }
+    for (const [id, aliases] of parseAliasesObject(obj, 'chain')) {
       for (const a of aliases) this.aliaser.alias(id, a);
     }
   }
 
-  /** The chain's ID, derived from its definition, so it is stable across restarts. */
+  /**
+   * The chain's ID, derived from its definition (never from the VM's code), so it is stable across
+   * restarts and known before a plugin VM is loaded.
+   */
   plan(def: ChainDefinition): { id: string; vmID: string; subnetID: string; genesis: Uint8Array } {
-    const vm = this.deps.vms.get(def.vm ?? SUBNET_EVM_ID);
-    if (!vm) throw new Error(`chain ${def.name ?? ''}: unknown VM "${def.vm}"`);
+    const label = def.name ?? '';
+    const vmName = def.vm ?? SUBNET_EVM_ID;
+    if (typeof vmName !== 'string') throw new Error(`chain ${label}: "vm" must be a VM ID or VM alias string`);
+    const vmID = this.deps.vms.resolve(vmName);
+    if (vmID === undefined) throw new Error(`chain ${label}: unknown VM "${vmName}": neither a VM alias nor a valid VM ID`);
+    const vm = this.deps.vms.get(vmID);
     let genesis: Uint8Array;
     if (def.genesis === undefined || def.genesis === null) {
-      if (!vm.factory.defaultGenesis) throw new Error(`chain ${def.name ?? ''}: a genesis is required for VM ${vm.id}`);
+      if (!vm) throw new Error(`chain ${label}: a genesis is required for a chain of VM "${vmName}", which is not loaded`);
+      if (!vm.factory.defaultGenesis) throw new Error(`chain ${label}: a genesis is required for VM ${vmID}`);
       genesis = vm.factory.defaultGenesis({ networkID: this.deps.networkID, options: def });
     } else if (typeof def.genesis === 'string') {
       const p = resolve(this.deps.baseDir, def.genesis);
-      if (!existsSync(p)) throw new Error(`chain ${def.name ?? ''}: genesis file does not exist: ${p}`);
+      if (!existsSync(p)) throw new Error(`chain ${label}: genesis file does not exist: ${p}`);
       genesis = readFileSync(p);
     } else genesis = Buffer.from(JSON.stringify(def.genesis));
-    const subnetID = def.subnetID ?? idFromContent('powder-subnet', vm.id, def.name ?? '', genesis);
     if (def.subnetID) parseID(def.subnetID);
-    const id = idFromContent('powder-chain', subnetID, vm.id, def.name ?? '', genesis);
+    const subnetID = def.subnetID ?? idFromContent('powder-subnet', vmID, label, genesis);
+    const id = idFromContent('powder-chain', subnetID, vmID, label, genesis);
     this.planned.set(id, subnetID);
-    return { id, vmID: vm.id, subnetID, genesis };
+    return { id, vmID, subnetID, genesis };
   }
 
-  async create(def: ChainDefinition): Promise<Chain> {
+  /**
+   * Declares a chain from the node's configuration: creates it now if its VM is loaded, otherwise
+   * keeps it pending until admin.loadVMs registers the VM.
+   */
+  async create(def: ChainDefinition): Promise<Chain | PendingChain> {
     const { id, vmID, subnetID, genesis } = this.plan(def);
-    if (this.chains.has(id)) throw new Error(`chain ${id} is defined twice`);
-    // Aliases declared with the chain route like the genesis API aliases (/ext/bc/<alias>).
+    if (this.chains.has(id) || this.pending.has(id)) throw new Error(`chain ${id} is defined twice`);
+    // Aliases declared with the chain route like the genesis API aliases (/ext/bc/<alias>); the
+    // router keeps them dormant until the chain's routes exist.
     for (const a of def.aliases ?? []) this.aliaser.alias(id, a);
-    this.aliaser.alias(id, id);
+    const routeAliases = (def.aliases ?? []).map((a) => `bc/${a}`);
+    if (routeAliases.length) this.deps.router.addAliases(`bc/${id}`, ...routeAliases);
+    const waiting: PendingChain = {
+      id,
+      subnetID,
+      vmID,
+      primaryAlias: this.aliaser.primaryAliasOrDefault(id),
+      definition: def,
+      genesis,
+      pending: true,
+    };
+    if (!this.deps.vms.get(vmID)) {
+      this.pending.set(id, waiting);
+      const failure = this.deps.vms.failure(vmID);
+      this.deps.log.warn('chain waits for its VM to be loaded (admin.loadVMs)', {
+        chainID: id,
+        vmID,
+        ...(failure ? { vmError: failure } : {}),
+      });
+      return waiting;
+    }
+    return this.instantiate(waiting);
+  }
+
+  /** Whether the chain runs; a declared chain whose VM is not loaded yet answers false. */
+  isBootstrapped(aliasOrID: string): boolean {
+    const id = this.aliaser.tryLookup(aliasOrID);
+    if (id === undefined) throw new Error(`there is no chain with alias/ID '${aliasOrID}'`);
+    return this.chains.has(id);
+  }
+
+  /** Builds the chain with its VM's factory and mounts its handlers under /ext/bc/<chainID>. */
+  private async instantiate(p: PendingChain): Promise<Chain> {
+    const { id, vmID, subnetID, genesis, definition: def } = p;
+    const vm = this.deps.vms.get(vmID);
+    if (!vm) throw new Error(`chain ${id}: VM ${vmID} is not loaded`);
+    // The chain's own ID string becomes an alias when it is created (§4.2).
+    if (this.aliaser.tryLookup(id) === undefined) this.aliaser.alias(id, id);
     const aliases = this.aliaser.aliases(id)!;
     const primaryAlias = aliases[0];
-    const log = this.deps.logs.make(primaryAlias, `${primaryAlias} Chain`);
+    const log = this.chainLogger(primaryAlias);
     const cfg = this.configFor(id, aliases);
-    const vm = this.deps.vms.get(vmID)!;
     const { vm: _v, name: _n, genesis: _g, aliases: _a, subnetID: _s, ...options } = def;
     const chainVM = await vm.factory.createChain({
       chainID: id,
@@ -142,17 +210,71 @@ export class ChainManager {
       dataDir: join(this.deps.chainDataDir, id),
       options,
       node: this.deps.node,
+      rpc: this.chainRPC(log),
     });
+    const handlers = await chainVM.createHandlers();
     const chain: Chain = { id, subnetID, vmID, primaryAlias, vm: chainVM, log, definition: def };
     this.chains.set(id, chain);
+    this.pending.delete(id);
     const base = `/ext/bc/${id}`;
-    for (const [suffix, handler] of Object.entries(await chainVM.createHandlers())) {
-      this.deps.router.addRoute(base, suffix, handler);
+    for (const [suffix, handler] of Object.entries(handlers)) {
+      // AvalancheGo skips (with an error log) suffixes that are not valid request URIs.
+      if (suffix !== '' && !/^\/[^\s?#]*$/.test(suffix)) {
+        this.deps.log.error('skipping chain handler with an invalid endpoint', { chainID: id, endpoint: suffix });
+        continue;
+      }
+      this.deps.router.addRoute(base, suffix, withRequestLog(handler, log));
     }
-    const routeAliases = (def.aliases ?? []).map((a) => `bc/${a}`);
-    if (routeAliases.length) this.deps.router.addAliases(`bc/${id}`, ...routeAliases);
     this.deps.log.info('created chain', { chainID: id, vmID, aliases });
     return chain;
+  }
+
+  /** Creates the pending chains of VMs that a reload just registered (a failure is logged and kept). */
+  private async createWaitingFor(vmIDs: string[]): Promise<void> {
+    for (const p of [...this.pending.values()]) {
+      if (!vmIDs.includes(p.vmID)) continue;
+      this.deps.log.info('creating chain of a newly loaded VM', { chainID: p.id, vmID: p.vmID });
+      try {
+        await this.instantiate(p);
+      } catch (e) {
+        const msg = (e as Error).message;
+        this.pending.delete(p.id);
+        this.failed.set(p.id, msg);
+        this.deps.log.error('failed to create chain', { chainID: p.id, vmID: p.vmID, error: msg });
+      }
+    }
+  }
+
+  /** ctx.rpc: the node's JSON-RPC engine for a chain's own APIs, logging to the chain's logger. */
+  private chainRPC(log: Logger): ChainRPC {
+    const maxBodyBytes = this.deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    return {
+      gorilla: (serviceName, service): RouteHandler => {
+        if (typeof serviceName !== 'string' || serviceName === '' || serviceName.includes('.')) {
+          throw new TypeError(`ctx.rpc.gorilla: the service name must be a non-empty string without dots, got ${JSON.stringify(serviceName)}`);
+        }
+        if (!service || typeof service !== 'object') throw new TypeError('ctx.rpc.gorilla: the service must be an object of methods');
+        for (const [name, m] of Object.entries(service)) {
+          if (!m || typeof m.handler !== 'function') throw new TypeError(`ctx.rpc.gorilla: method "${name}" needs a handler function`);
+        }
+        const server = new GorillaServer({
+          name: serviceName,
+          service,
+          maxBodyBytes,
+          onError: (method, err) => log.debug('API call failed', { method, error: err.message }),
+        });
+        return { http: (req, res) => server.serve(req, res) };
+      },
+      decoders: Object.freeze({ str, optStr, bool, strArray, uint64 }),
+    };
+  }
+
+  private chainLogger(primaryAlias: string): Logger {
+    try {
+      return this.deps.logs.make(primaryAlias, `${primaryAlias} Chain`);
+    } catch {
+      return this.deps.logs.get(primaryAlias); // a logger of that name exists already
+    }
   }
 
   /** Subnet of a chain that is declared but not created yet (warp between chains created in order). */

@@ -51,6 +51,8 @@ export interface NodeConfig {
   chainDataDir: string;
   processContextFile: string;
   healthCheckFrequencyMs: number;
+  publicIp: string;
+  stakingPort: number;
   stakingEphemeralCertEnabled: boolean;
   stakingEphemeralSignerEnabled: boolean;
   stakingTlsKeyFile: string;
@@ -207,6 +209,8 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     chainDataDir: path('chain-data-dir'),
     processContextFile: path('process-context-file'),
     healthCheckFrequencyMs: merged.get('health-check-frequency') as number,
+    publicIp: String(merged.get('public-ip')),
+    stakingPort: merged.get('staking-port') as number,
     stakingEphemeralCertEnabled: merged.get('staking-ephemeral-cert-enabled') as boolean,
     stakingEphemeralSignerEnabled: merged.get('staking-ephemeral-signer-enabled') as boolean,
     stakingTlsKeyFile: path('staking-tls-key-file'),

@@ -50,6 +50,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'vm-aliases-file-content', type: 'string', default: '', help: 'base64 VM aliases' },
   { name: 'chain-data-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/chainData', help: 'per-chain data directory' },
   { name: 'process-context-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/process.json', help: 'written at start: pid, uri' },
+  { name: 'public-ip', type: 'string', default: '', help: 'IP reported by info.getNodeIP (Powder has no peer network; default 127.0.0.1)' },
+  { name: 'staking-port', type: 'uint', default: 9651, help: 'port reported by info.getNodeIP and the process context file (not listened on)' },
   { name: 'health-check-frequency', type: 'duration', default: 30_000, help: 'how often health checks run' },
   { name: 'staking-ephemeral-cert-enabled', type: 'bool', default: false, help: 'a new NodeID at each start' },
   { name: 'staking-ephemeral-signer-enabled', type: 'bool', default: false, help: 'a new BLS key at each start' },
@@ -110,7 +112,7 @@ function parseValue(def: FlagDef, raw: unknown, fromText: boolean): unknown {
         throw bad(`strconv.ParseUint: parsing ${JSON.stringify(s)}: invalid syntax`);
       }
       const n = Number(s);
-      if (def.name === 'http-port' && n > 65535) throw bad('port out of range (0-65535)');
+      if ((def.name === 'http-port' || def.name === 'staking-port') && n > 65535) throw bad('port out of range (0-65535)');
       return n;
     }
     case 'duration':

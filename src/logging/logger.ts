@@ -1,7 +1,9 @@
-// Named loggers, each with a log level (its file in --log-dir) and a display level (stdout).
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+// Named loggers, each with a log level (its file <log-dir>/<name>.log, rotated) and a display
+// level (stdout), as AvalancheGo's log factory (reference: avalanchego-node.md §5).
+// Level changes take effect at the next entry: levels are plain fields read on every call.
+import { basename, dirname } from 'node:path';
 import { Levels, levelName, type Level } from './levels.js';
+import { RotatingFile, policyFromMB, type RotationPolicy } from './rotating.js';
 
 export type Fields = Record<string, unknown>;
 
@@ -18,19 +20,29 @@ export interface Logger {
   enabled(level: Level): boolean;
 }
 
+export type LogFormat = 'plain' | 'colors' | 'json';
+
 export interface LogFactoryConfig {
   dir: string;
   logLevel: Level;
   displayLevel: Level;
-  format: 'plain' | 'colors' | 'json';
-  /** lumberjack-style rotation (--log-rotater-*). */
-  rotation?: { maxSizeMB: number; maxFiles: number; maxAgeDays: number; compress: boolean };
+  /** `colors` colours stdout only; files never get colours. */
+  format: LogFormat;
+  /**
+   * lumberjack-style rotation (--log-rotater-*). `maxSizeBytes`, when given, overrides
+   * `maxSizeMB` (the flag takes whole MB; tests and library users may want less).
+   */
+  rotation?: { maxSizeMB: number; maxFiles: number; maxAgeDays: number; compress: boolean; maxSizeBytes?: number };
   /** Write display output here (default process.stdout). */
   display?: (line: string) => void;
 }
 
+type LevelMethod = (msg: string, fields?: Fields) => void;
+
 export class NamedLogger implements Logger {
-  private fd: number | undefined;
+  private file: RotatingFile | undefined;
+  private reportedFileError = false;
+
   constructor(
     readonly name: string,
     /** `<X Chain>`-style prefix for chain loggers, else undefined. */
@@ -41,50 +53,103 @@ export class NamedLogger implements Logger {
   ) {}
 
   enabled(level: Level): boolean {
-    return level >= this.logLevel || level >= this.displayLevel;
+    return level < Levels.Off && (level >= this.logLevel || level >= this.displayLevel);
   }
 
-  verbo(m: string, f?: Fields) { this.log(Levels.Verbo, m, f); }
-  debug(m: string, f?: Fields) { this.log(Levels.Debug, m, f); }
-  trace(m: string, f?: Fields) { this.log(Levels.Trace, m, f); }
-  info(m: string, f?: Fields) { this.log(Levels.Info, m, f); }
-  warn(m: string, f?: Fields) { this.log(Levels.Warn, m, f); }
-  error(m: string, f?: Fields) { this.log(Levels.Error, m, f); }
-  fatal(m: string, f?: Fields) { this.log(Levels.Fatal, m, f); }
+  verbo(m: string, f?: Fields) { this.log(Levels.Verbo, m, f, this.verbo); }
+  debug(m: string, f?: Fields) { this.log(Levels.Debug, m, f, this.debug); }
+  trace(m: string, f?: Fields) { this.log(Levels.Trace, m, f, this.trace); }
+  info(m: string, f?: Fields) { this.log(Levels.Info, m, f, this.info); }
+  warn(m: string, f?: Fields) { this.log(Levels.Warn, m, f, this.warn); }
+  error(m: string, f?: Fields) { this.log(Levels.Error, m, f, this.error); }
+  fatal(m: string, f?: Fields) { this.log(Levels.Fatal, m, f, this.fatal); }
 
-  private log(level: Level, msg: string, fields?: Fields): void {
+  private log(level: Level, msg: string, fields: Fields | undefined, method: LevelMethod): void {
     if (level >= Levels.Off) return;
     const toFile = level >= this.logLevel;
     const toDisplay = level >= this.displayLevel;
     if (!toFile && !toDisplay) return;
-    const now = new Date();
-    if (toFile) this.writeFile(this.factory.format(now, level, this, msg, fields, false));
-    if (toDisplay) this.factory.writeDisplay(this.factory.format(now, level, this, msg, fields, this.factory.config.format === 'colors'));
+    const entry: Entry = { time: new Date(), level, logger: this, caller: callerOf(method), msg, fields };
+    const f = this.factory;
+    if (toFile) this.writeFile(f.format(entry, false) + '\n');
+    if (toDisplay) f.writeDisplay(f.format(entry, f.config.format === 'colors'));
   }
 
   private writeFile(line: string): void {
-    if (this.fd === undefined) {
-      mkdirSync(this.factory.config.dir, { recursive: true });
-      this.fd = openSync(join(this.factory.config.dir, `${this.name}.log`), 'a');
+    try {
+      this.file ??= new RotatingFile(this.factory.config.dir, this.name, this.factory.policy);
+      this.file.write(line);
+    } catch (e) {
+      // A log file that cannot be written must not take requests down with it: the entry is
+      // dropped, and the first failure is reported on stderr.
+      if (this.reportedFileError) return;
+      this.reportedFileError = true;
+      process.stderr.write(`powder: cannot write log file for logger "${this.name}": ${(e as Error).message}\n`);
     }
-    writeSync(this.fd, line + '\n');
+  }
+
+  /** The rotating file behind this logger (created at its first file entry). */
+  get rotatingFile(): RotatingFile | undefined {
+    return this.file;
   }
 
   close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    this.file?.close();
   }
 }
 
-const COLORS: Record<string, string> = { VERBO: '\x1b[90m', DEBUG: '\x1b[36m', TRACE: '\x1b[34m', INFO: '\x1b[32m', WARN: '\x1b[33m', ERROR: '\x1b[31m', FATAL: '\x1b[35m' };
+interface Entry {
+  time: Date;
+  level: Level;
+  logger: NamedLogger;
+  caller: string;
+  msg: string;
+  fields: Fields | undefined;
+}
+
+/** `dir/file:line` of the code that called the logger (zap's short caller), or ''. */
+function callerOf(method: LevelMethod): string {
+  const saved = Error.stackTraceLimit;
+  Error.stackTraceLimit = 1;
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, method);
+  Error.stackTraceLimit = saved;
+  const frame = holder.stack?.split('\n')[1] ?? '';
+  const m = /\(?((?:file:\/\/)?[^\s()]+):(\d+):\d+\)?$/.exec(frame);
+  if (!m) return '';
+  const file = m[1].replace(/^file:\/\//, '');
+  return `${basename(dirname(file))}/${basename(file)}:${m[2]}`;
+}
+
+const COLORS: Record<string, string> = {
+  VERBO: '\x1b[90m', DEBUG: '\x1b[36m', TRACE: '\x1b[34m', INFO: '\x1b[32m', WARN: '\x1b[33m', ERROR: '\x1b[31m', FATAL: '\x1b[35m',
+};
 
 function pad(n: number, w = 2): string {
   return String(n).padStart(w, '0');
 }
 
+/** A field value as JSON: bigint as a number, bytes as 0x-hex, errors as their message. */
+function fieldJSON(v: unknown): string {
+  return (
+    JSON.stringify(v, (_k, x) => {
+      if (typeof x === 'bigint') return `__bigint:${x}`;
+      if (x instanceof Error) return x.message;
+      if (x instanceof Uint8Array) return '0x' + Buffer.from(x).toString('hex');
+      return x;
+    }) ?? 'null'
+  ).replace(/"__bigint:(-?\d+)"/g, '$1');
+}
+
 export class LogFactory {
   private readonly loggers = new Map<string, NamedLogger>();
-  constructor(readonly config: LogFactoryConfig) {}
+  readonly policy: RotationPolicy;
+
+  constructor(readonly config: LogFactoryConfig) {
+    const r = config.rotation ?? { maxSizeMB: 8, maxFiles: 7, maxAgeDays: 0, compress: false };
+    this.policy = policyFromMB(r);
+    if (r.maxSizeBytes !== undefined) this.policy.maxSizeBytes = r.maxSizeBytes;
+  }
 
   /** Creates the named logger; chain loggers pass `prefix` (e.g. `C Chain`). */
   make(name: string, prefix?: string): NamedLogger {
@@ -104,19 +169,26 @@ export class LogFactory {
     return [...this.loggers.keys()];
   }
 
-  format(now: Date, level: Level, l: NamedLogger, msg: string, fields: Fields | undefined, color: boolean): string {
-    const name = levelName(level);
+  /** One line, without the newline: plain/colors `[MM-DD|HH:MM:SS.mmm] LEVEL <Prefix> caller msg {fields}`, or JSON. */
+  format(e: Entry, color: boolean): string {
+    const name = levelName(e.level);
+    const fields = e.fields && Object.keys(e.fields).length ? e.fields : undefined;
     if (this.config.format === 'json') {
-      const o: Fields = { level: name.toLowerCase(), timestamp: now.toISOString() };
-      if (l.prefix) o.logger = l.prefix;
-      o.msg = msg;
-      return JSON.stringify({ ...o, ...fields }, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+      let s = `{"level":"${name.toLowerCase()}","timestamp":"${e.time.toISOString()}"`;
+      if (e.logger.prefix) s += `,"logger":${JSON.stringify(e.logger.prefix)}`;
+      if (e.caller) s += `,"caller":${JSON.stringify(e.caller)}`;
+      s += `,"msg":${JSON.stringify(e.msg)}`;
+      for (const [k, v] of Object.entries(fields ?? {})) s += `,${JSON.stringify(k)}:${fieldJSON(v)}`;
+      return s + '}';
     }
-    const ts = `[${pad(now.getMonth() + 1)}-${pad(now.getDate())}|${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}.${pad(now.getMilliseconds(), 3)}]`;
-    const lvl = color ? `${COLORS[name] ?? ''}${name}\x1b[0m` : name;
-    const prefix = l.prefix ? ` <${l.prefix}>` : '';
-    const f = fields && Object.keys(fields).length ? ' ' + JSON.stringify(fields, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) : '';
-    return `${ts} ${lvl}${prefix} ${msg}${f}`;
+    const t = e.time;
+    const ts = `[${pad(t.getMonth() + 1)}-${pad(t.getDate())}|${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}.${pad(t.getMilliseconds(), 3)}]`;
+    const parts = [ts, color ? `${COLORS[name] ?? ''}${name}\x1b[0m` : name];
+    if (e.logger.prefix) parts.push(`<${e.logger.prefix}>`);
+    if (e.caller) parts.push(e.caller);
+    parts.push(e.msg);
+    if (fields) parts.push('{' + Object.entries(fields).map(([k, v]) => `${JSON.stringify(k)}: ${fieldJSON(v)}`).join(', ') + '}');
+    return parts.join(' ');
   }
 
   writeDisplay(line: string): void {
@@ -124,8 +196,12 @@ export class LogFactory {
     else process.stdout.write(line + '\n');
   }
 
+  /** Resolves when background work (compression of rotated files) is done. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.loggers.values()].map((l) => l.rotatingFile?.settled()));
+  }
+
   close(): void {
     for (const l of this.loggers.values()) l.close();
   }
 }
-

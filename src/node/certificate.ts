@@ -1,6 +1,6 @@
 // A minimal self-signed X.509 certificate (ECDSA P-256, SHA-256), DER-encoded by hand: Node.js
 // can sign but not build certificates, and the NodeID is the hash of this DER.
-import { createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { createPublicKey, randomBytes, sign, type KeyObject } from 'node:crypto';
 
 function len(n: number): Buffer {
   if (n < 0x80) return Buffer.from([n]);
@@ -17,7 +17,14 @@ const tlv = (tag: number, ...parts: Buffer[]) => {
 };
 const seq = (...p: Buffer[]) => tlv(0x30, ...p);
 const oid = (hex: string) => tlv(0x06, Buffer.from(hex, 'hex'));
-const int = (b: Buffer) => tlv(0x02, b[0] & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+/** DER INTEGER of an unsigned big-endian value: minimal length (no leading zero bytes), and a
+ *  0x00 prefix when the high bit is set so it stays positive. */
+const int = (b: Buffer) => {
+  let i = 0;
+  while (i < b.length - 1 && b[i] === 0) i++;
+  const v = b.subarray(i);
+  return tlv(0x02, v[0] & 0x80 ? Buffer.concat([Buffer.from([0]), v]) : v);
+};
 const utcTime = (d: Date) => tlv(0x17, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z'));
 const genTime = (d: Date) => tlv(0x18, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z'));
 
@@ -25,7 +32,10 @@ const ECDSA_SHA256 = seq(oid('2a8648ce3d040302'));
 
 export function selfSignedCertificate(privateKey: KeyObject): string {
   const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-  const serial = int(Buffer.from(Date.now().toString(16).padStart(16, '0'), 'hex'));
+  const serialBytes = randomBytes(16);
+  serialBytes[0] &= 0x7f; // RFC 5280: a positive serial of at most 20 octets
+  serialBytes[0] |= 0x01;
+  const serial = int(serialBytes);
   const name = seq(); // AvalancheGo staking certificates carry an empty subject and issuer.
   const validity = seq(utcTime(new Date()), genTime(new Date('2099-12-31T00:00:00Z')));
   const tbs = seq(tlv(0xa0, int(Buffer.from([2]))), serial, ECDSA_SHA256, name, validity, name, spki);

@@ -1,9 +1,10 @@
 // The node's staking identity, persisted in the data dir: a TLS key + self-signed certificate
 // (NodeID = RIPEMD-160(SHA-256(DER certificate))) and a BLS signer key.
-import { generateKeyPairSync, randomBytes, createPrivateKey } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SecretKey } from '@chainsafe/blst';
+import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { nodeIDFromCertificate } from '../ids/ids.js';
 import { selfSignedCertificate } from './certificate.js';
 
@@ -38,7 +39,14 @@ export function loadOrCreateIdentity(opts: {
       writePrivate(opts.certFile, certPem);
     }
   }
-  const der = Buffer.from(certPem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  let der: Buffer;
+  try {
+    der = new X509Certificate(certPem).raw;
+  } catch (e) {
+    throw new Error(
+      `staking TLS certificate ${opts.certFile} cannot be parsed (${(e as Error).message}); remove it and its key to get a new NodeID`,
+    );
+  }
   let bls: Uint8Array;
   if (!opts.ephemeralSigner && existsSync(opts.signerFile)) {
     bls = readFileSync(opts.signerFile);
@@ -50,5 +58,20 @@ export function loadOrCreateIdentity(opts: {
   }
   return { nodeID: nodeIDFromCertificate(der), certificate: der, blsSecretKey: bls };
 }
+
+/**
+ * The BLS proof of possession AvalancheGo's info.getNodeID shows: the compressed public key (48 bytes)
+ * and a signature of those bytes under the PoP ciphersuite DST (96 bytes, compressed G2).
+ * @chainsafe/blst only signs with the message DST (BLS_SIG_…), so the PoP hash-to-curve is done with
+ * @noble/curves (already installed as a dependency of @ethereumjs/evm).
+ */
+export function proofOfPossession(blsSecretKey: Uint8Array): { publicKey: Uint8Array; proofOfPossession: Uint8Array } {
+  const publicKey = SecretKey.fromBytes(blsSecretKey).toPublicKey().toBytes(true);
+  const bls = bls12_381.longSignatures;
+  const sig = bls.sign(bls.hash(publicKey, POP_DST), blsSecretKey);
+  return { publicKey, proofOfPossession: bls.Signature.toBytes(sig) };
+}
+
+export const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 
 export { createPrivateKey };

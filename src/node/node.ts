@@ -74,6 +74,7 @@ export class Node implements NodeServices {
       chainDataDir: config.chainDataDir,
       node: this,
       baseDir: process.cwd(),
+      maxBodyBytes: config.httpMaxBodySize,
     });
   }
 

@@ -116,6 +116,8 @@ export class HttpServer {
       req.resume();
       return plain(res, 404, '404 page not found\n');
     }
+    const finished = this.router.calls.start(path);
+    res.once('close', finished);
     let p: void | Promise<void>;
     try {
       p = handler.http(req, res);

@@ -2,6 +2,7 @@
 // routes[base][suffix] = handler; aliases[base] = alias URLs; alias URLs are "reserved".
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ApiCallMetrics } from './metrics.js';
 
 export interface RouteHandler {
   http(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
@@ -10,6 +11,8 @@ export interface RouteHandler {
 }
 
 export class Router {
+  /** Calls served per route (the HTTP server records them; /ext/metrics shows them). */
+  readonly calls = new ApiCallMetrics();
   private readonly routes = new Map<string, Map<string, RouteHandler>>();
   private readonly aliases = new Map<string, string[]>();
   private readonly reserved = new Set<string>();

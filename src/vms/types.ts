@@ -93,7 +93,7 @@ export interface VMFactory {
 export function isVMFactory(x: unknown): x is VMFactory {
   return (
     !!x &&
-    (typeof x === 'object' || typeof x === 'function') &&
+    typeof x === 'object' &&
     typeof (x as VMFactory).createChain === 'function' &&
     typeof (x as VMFactory).version === 'string'
   );

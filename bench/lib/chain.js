@@ -1,0 +1,195 @@
+// Keys, the untimed setup (funding 32 senders, deploying the ERC-20), pre-signing transfers, and
+// the timed transfer run: send everything, then poll until every sender's last receipt exists.
+import { performance } from 'node:perf_hooks';
+import { encodeFunctionData, keccak256, toHex, parseEther, parseGwei } from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { RpcClient } from './rpc.js';
+import { MNEMONIC } from './nodes.js';
+
+export const SENDERS = 32;
+const MAX_FEE = parseGwei('500'); // far above every node's base fee, so no tx waits for a price
+const TIP = parseGwei('1');
+const SENDER_FUNDS = parseEther('100');
+const TOKEN_SUPPLY = 10n ** 30n;
+const SENDER_TOKENS = 10n ** 24n;
+const ERC20_GAS = 100_000n;
+
+/** Fixed keys shared by every node: the 10 mnemonic accounts, 32 derived senders, 32 recipients. */
+export function makeKeys() {
+  const funded = Array.from({ length: 10 }, (_, i) => mnemonicToAccount(MNEMONIC, { addressIndex: i }));
+  const senders = Array.from({ length: SENDERS }, (_, i) => privateKeyToAccount(keccak256(toHex(`powder-bench-sender-${i}`))));
+  const recipients = Array.from({ length: SENDERS }, (_, i) => `0x${(0xb0000 + i).toString(16).padStart(40, '0')}`);
+  return { funded, senders, recipients };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function nonceOf(client, address) {
+  try {
+    return Number(BigInt(await client.call('eth_getTransactionCount', [address, 'pending'])));
+  } catch {
+    return Number(BigInt(await client.call('eth_getTransactionCount', [address, 'latest'])));
+  }
+}
+
+function sign(account, chainId, nonce, fields) {
+  return account.signTransaction({ chainId, type: 'eip1559', nonce, maxFeePerGas: MAX_FEE, maxPriorityFeePerGas: TIP, ...fields });
+}
+
+/** Waits until every hash has a receipt with status 0x1; throws with the first problem. */
+async function waitReceipts(client, hashes, timeoutMs = 60_000) {
+  const t0 = performance.now();
+  const receipts = new Map();
+  while (receipts.size < hashes.length) {
+    if (performance.now() - t0 > timeoutMs) throw new Error(`setup: ${hashes.length - receipts.size} receipts missing after ${timeoutMs} ms`);
+    for (const h of hashes) {
+      if (receipts.has(h)) continue;
+      const r = await client.call('eth_getTransactionReceipt', [h]);
+      if (r) receipts.set(h, r);
+    }
+    if (receipts.size < hashes.length) await sleep(20);
+  }
+  for (const r of receipts.values()) if (r.status !== '0x1') throw new Error(`setup: tx ${r.transactionHash} failed`);
+  return hashes.map((h) => receipts.get(h));
+}
+
+/**
+ * Untimed setup on one node: 100 ETH to each sender (from mnemonic accounts 1..8), the ERC-20
+ * deployed from account 0, and 10^24 tokens to each sender.
+ * @returns {Promise<{token: string}>}
+ */
+export async function setupChain(url, chainId, keys, token) {
+  const client = new RpcClient(url, { connections: 1 });
+  try {
+    const hashes = [];
+    const funders = keys.funded.slice(1, 9);
+    for (const [f, funder] of funders.entries()) {
+      let nonce = await nonceOf(client, funder.address);
+      for (let j = 0; j < SENDERS / funders.length; j++) {
+        const to = keys.senders[f * (SENDERS / funders.length) + j].address;
+        hashes.push(await client.call('eth_sendRawTransaction', [await sign(funder, chainId, nonce++, { to, value: SENDER_FUNDS, gas: 21000n })]));
+      }
+    }
+    const deployer = keys.funded[0];
+    let nonce = await nonceOf(client, deployer.address);
+    const deployData = token.bytecode + TOKEN_SUPPLY.toString(16).padStart(64, '0');
+    const deployHash = await client.call('eth_sendRawTransaction', [await sign(deployer, chainId, nonce++, { data: deployData, gas: 1_500_000n })]);
+    const [deployReceipt] = await waitReceipts(client, [deployHash]);
+    const tokenAddress = deployReceipt.contractAddress;
+    for (const s of keys.senders) {
+      const data = encodeFunctionData({ abi: token.abi, functionName: 'transfer', args: [s.address, SENDER_TOKENS] });
+      hashes.push(await client.call('eth_sendRawTransaction', [await sign(deployer, chainId, nonce++, { to: tokenAddress, data, gas: ERC20_GAS })]));
+    }
+    await waitReceipts(client, hashes);
+    return { token: tokenAddress };
+  } finally {
+    client.close();
+  }
+}
+
+/** Pre-signs transfers, cached by chain id and starting nonces, so nodes in the same state share them. */
+export class TransferSigner {
+  constructor(keys, token) {
+    this.keys = keys;
+    this.token = token;
+    this.cache = new Map();
+  }
+
+  /**
+   * @param {{url:string, chainId:number, kind:'eth'|'erc20', senders:number, total:number, tokenAddress:string}} o
+   * @returns {Promise<{lanes: {raws:string[], hashes:string[]}[], total:number}>}
+   */
+  async prepare({ url, chainId, kind, senders, total, tokenAddress }) {
+    const client = new RpcClient(url, { connections: 8 });
+    let nonces;
+    try {
+      nonces = await Promise.all(this.keys.senders.slice(0, senders).map((s) => nonceOf(client, s.address)));
+    } finally {
+      client.close();
+    }
+    const key = JSON.stringify([chainId, kind, senders, total, tokenAddress, nonces]);
+    if (!this.cache.has(key)) this.cache.set(key, await this.#sign({ chainId, kind, senders, total, tokenAddress, nonces }));
+    return this.cache.get(key);
+  }
+
+  async #sign({ chainId, kind, senders, total, tokenAddress, nonces }) {
+    const lanes = [];
+    for (let i = 0; i < senders; i++) {
+      const count = Math.floor(total / senders) + (i < total % senders ? 1 : 0);
+      const account = this.keys.senders[i];
+      const to = this.keys.recipients[i];
+      const raws = [];
+      for (let n = 0; n < count; n++) {
+        const fields =
+          kind === 'eth'
+            ? { to, value: 1n, gas: 21000n }
+            : { to: tokenAddress, gas: ERC20_GAS, data: encodeFunctionData({ abi: this.token.abi, functionName: 'transfer', args: [to, 1n] }) };
+        raws.push(await sign(account, chainId, nonces[i] + n, fields));
+      }
+      lanes.push({ raws, hashes: raws.map((r) => keccak256(r)) });
+    }
+    return { lanes, total };
+  }
+}
+
+/**
+ * The timed part: every lane (one sender, one keep-alive connection) sends its txs in nonce order,
+ * each eth_sendRawTransaction awaited; then every sender's last receipt is polled. Since a sender's
+ * txs are mined in nonce order, the last receipt of each sender means all are in. Afterwards
+ * (untimed) every receipt is checked for existence and status 0x1.
+ */
+export async function runTransfers(url, { lanes, total }, { timeoutMs = 120_000 } = {}) {
+  const client = new RpcClient(url, { connections: lanes.length, timeoutMs: 30_000 });
+  const result = { count: total, errors: 0, stalled: false };
+  const fail = (e) => {
+    result.errors++;
+    result.firstError ??= e.message;
+    if (e.kind === 'stall') result.stalled = true;
+  };
+  try {
+    const t0 = performance.now();
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (let i = 0; i < lane.raws.length; i++) {
+          try {
+            const hash = await client.call('eth_sendRawTransaction', [lane.raws[i]]);
+            if (hash !== lane.hashes[i]) throw new Error(`eth_sendRawTransaction returned ${hash}, expected ${lane.hashes[i]}`);
+          } catch (e) {
+            fail(e);
+            return; // the rest of this sender's txs would only be nonce gaps
+          }
+        }
+      }),
+    );
+    result.sendSeconds = (performance.now() - t0) / 1000;
+    if (result.errors) return result;
+    let pending = lanes.map((l) => l.hashes[l.hashes.length - 1]);
+    let tLast = performance.now();
+    while (pending.length) {
+      if (performance.now() - t0 > timeoutMs) {
+        fail(Object.assign(new Error(`${pending.length} senders' last receipts missing after ${timeoutMs / 1000} s`), { kind: 'stall' }));
+        return result;
+      }
+      const found = await Promise.all(pending.map((h) => client.call('eth_getTransactionReceipt', [h]).catch((e) => (fail(e), 'error'))));
+      if (found.includes('error')) return result;
+      tLast = performance.now();
+      pending = pending.filter((_, i) => !found[i]);
+      if (pending.length) await sleep(5);
+    }
+    result.seconds = (tLast - t0) / 1000;
+    result.tps = total / result.seconds;
+    // Untimed check: every receipt exists and succeeded.
+    const all = lanes.flatMap((l) => l.hashes);
+    const receipts = await Promise.all(all.map((h) => client.call('eth_getTransactionReceipt', [h]).catch((e) => (fail(e), null))));
+    const missing = receipts.filter((r) => !r).length;
+    const failed = receipts.filter((r) => r && r.status !== '0x1').length;
+    if (missing || failed) fail(new Error(`${missing} receipts missing, ${failed} failed after the last ones were seen`));
+    return result;
+  } finally {
+    client.close();
+  }
+}
+
+export function balanceOfCall(token, tokenAddress, holder) {
+  return { to: tokenAddress, data: encodeFunctionData({ abi: token.abi, functionName: 'balanceOf', args: [holder] }) };
+}

@@ -1,0 +1,194 @@
+// The nodes under test, each started directly as a child process on a free loopback port, and
+// their memory read from /proc. Every node gets the same chain id and the same funded mnemonic.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import http from 'node:http';
+import { mkdtempSync, openSync, closeSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+export const BENCH_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ROOT_DIR = join(BENCH_DIR, '..');
+export const MNEMONIC = 'test test test test test test test test test test test junk';
+/** Powder's default dev chain id; the peers are started with it so one set of signed txs fits all. */
+export const CHAIN_ID = 43214;
+
+const ANVIL_BIN = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
+const HARDHAT_CLI = join(BENCH_DIR, 'node_modules/hardhat/internal/cli/cli.js');
+const GANACHE_CLI = join(BENCH_DIR, 'node_modules/ganache/dist/node/cli.js');
+const POWDER_BIN = join(ROOT_DIR, 'bin/powder.js');
+
+/** How to start each node: program, arguments, JSON-RPC path. */
+export const NODE_KINDS = {
+  anvil: {
+    label: 'Anvil',
+    rpcPath: '/',
+    command: (port) => [ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(CHAIN_ID)]],
+  },
+  hardhat: {
+    label: 'Hardhat',
+    rpcPath: '/',
+    command: (port) => [
+      process.execPath,
+      [HARDHAT_CLI, 'node', '--hostname', '127.0.0.1', '--port', String(port), '--config', join(BENCH_DIR, 'hardhat.config.cjs')],
+    ],
+  },
+  ganache: {
+    label: 'Ganache',
+    rpcPath: '/',
+    command: (port) => [
+      process.execPath,
+      [
+        GANACHE_CLI,
+        '--server.host', '127.0.0.1',
+        '--server.port', String(port),
+        '--chain.chainId', String(CHAIN_ID),
+        '--wallet.mnemonic', MNEMONIC,
+        '--wallet.defaultBalance', '10000',
+      ],
+    ],
+  },
+  powder: {
+    label: 'Powder',
+    rpcPath: '/ext/bc/dev/rpc',
+    command: (port, dataDir) => [
+      process.execPath,
+      [POWDER_BIN, `--http-port=${port}`, '--db-type=memdb', `--data-dir=${dataDir}`, '--api-admin-enabled=true'],
+    ],
+  },
+};
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const CHAIN_ID_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
+
+/** One eth_chainId on a fresh connection; resolves with the answer's `result` or rejects. */
+function probeChainId(port, path) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            const msg = JSON.parse(Buffer.concat(chunks).toString());
+            if (msg.result !== undefined) resolve(msg.result);
+            else reject(Object.assign(new Error(`eth_chainId answered ${JSON.stringify(msg.error ?? msg)}`), { answered: true }));
+          } catch (e) {
+            reject(Object.assign(new Error(`eth_chainId: HTTP ${res.statusCode}, unparsable answer`), { answered: true }));
+          }
+        });
+      },
+    );
+    req.setTimeout(2000, () => req.destroy(new Error('probe timeout')));
+    req.on('error', reject);
+    req.end(CHAIN_ID_BODY);
+  });
+}
+
+/**
+ * Starts a node and waits for its first answered eth_chainId.
+ * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
+ */
+export async function startNode(kind, { logDir, readyTimeoutMs = 60_000 } = {}) {
+  const def = NODE_KINDS[kind];
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
+  const [program, args] = def.command(port, dataDir);
+  const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
+  const logFd = openSync(logPath, 'a');
+  const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NO_COLOR: '1' };
+  const t0 = performance.now();
+  const child = spawn(program, args, { cwd: kind === 'powder' ? ROOT_DIR : BENCH_DIR, stdio: ['ignore', logFd, logFd], env });
+  closeSync(logFd);
+  let exited = null;
+  child.on('exit', (code, signal) => (exited = { code, signal }));
+  const node = { kind, label: def.label, port, child, pid: child.pid, dataDir, logPath, url: `http://127.0.0.1:${port}${def.rpcPath}`, base: `http://127.0.0.1:${port}` };
+  for (;;) {
+    if (exited) throw new Error(`${def.label} exited (${exited.code ?? exited.signal}) before answering; log: ${tail(logPath)}`);
+    if (performance.now() - t0 > readyTimeoutMs) {
+      await stopNode(node);
+      throw Object.assign(new Error(`${def.label} did not answer eth_chainId within ${readyTimeoutMs} ms`), { stall: true });
+    }
+    try {
+      node.chainId = await probeChainId(port, def.rpcPath);
+      node.startMs = performance.now() - t0;
+      node.rssAtStart = memory(child.pid).rss;
+      return node;
+    } catch (e) {
+      if (e.answered) {
+        await stopNode(node);
+        throw new Error(`${def.label} answered eth_chainId with an error: ${e.message}`);
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+export async function stopNode(node) {
+  const { child } = node;
+  if (child.exitCode === null && child.signalCode === null) {
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await gone;
+    clearTimeout(timer);
+  }
+  rmSync(node.dataDir, { recursive: true, force: true });
+}
+
+function tail(path) {
+  try {
+    return readFileSync(path, 'utf8').slice(-600);
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** The pid and all its descendants (a launcher that forks is counted whole). */
+function processTree(root) {
+  const children = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      /* process ended meanwhile */
+    }
+  }
+  const out = [root];
+  for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]) ?? []));
+  return out;
+}
+
+/** RSS now and peak RSS (VmHWM) in bytes, summed over the process tree. */
+export function memory(pid) {
+  let rss = 0;
+  let peak = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      rss += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+      peak += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      /* ended */
+    }
+  }
+  return { rss, peak };
+}

@@ -1,0 +1,353 @@
+#!/usr/bin/env node
+// Runs every workload against every node, interleaved (for each workload, for each repetition,
+// every node in turn), and writes results/latest.json, results/latest.md and (full runs) the
+// generated part of docs/benchmarks.md. Usage: node run.js [--quick] [--nodes=anvil,hardhat,ganache,powder]
+//   [--no-docs] [--docs]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, release, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import { compileToken } from './lib/contract.js';
+import { runLoad, RpcClient } from './lib/rpc.js';
+import { BENCH_DIR, ROOT_DIR, NODE_KINDS, startNode, stopNode, memory } from './lib/nodes.js';
+import { makeKeys, setupChain, TransferSigner, runTransfers, balanceOfCall } from './lib/chain.js';
+import { comparisonTable, powderOnlyTable } from './lib/report.js';
+
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(`--${name}`);
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+
+const QUICK = flag('quick');
+const CONFIG = QUICK
+  ? { mode: 'quick', coldReps: 2, loadReps: 2, loadMs: 1000, txReps: 1, txCount: 2000, powderReps: 2, powderMs: 1000 }
+  : { mode: 'full', coldReps: 5, loadReps: 5, loadMs: 2000, txReps: 3, txCount: 2000, powderReps: 3, powderMs: 1500 };
+const WARMUP_MS = 300;
+const ALL_NODES = ['anvil', 'hardhat', 'ganache', 'powder'];
+const requested = (option('nodes') ?? ALL_NODES.join(',')).split(',').filter(Boolean);
+for (const n of requested) if (!NODE_KINDS[n]) throw new Error(`unknown node ${n}; known: ${ALL_NODES.join(', ')}`);
+const MiB = 1024 * 1024;
+
+const logDir = mkdtempSync(join(tmpdir(), 'powder-bench-logs-'));
+const running = new Map(); // kind -> RunningNode (the long-lived instances of workloads 2-5)
+const startedAt = new Date();
+const t0 = performance.now();
+const log = (msg) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${msg}`);
+
+// Never leave a node behind, whatever happens.
+async function stopAll() {
+  await Promise.all([...running.values()].map((n) => stopNode(n).catch(() => {})));
+  running.clear();
+}
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stopAll().finally(() => process.exit(130)));
+
+/** Rows of the result: one per metric; samples per node, each {value} or {error, stalled}. */
+const rows = [];
+function row(id, group, label, unit, better, extra = {}) {
+  let r = rows.find((x) => x.id === id);
+  if (!r) rows.push((r = { id, group, label, unit, better, samples: {}, ...extra }));
+  return r;
+}
+function sample(r, node, s) {
+  (r.samples[node] ??= []).push(s);
+}
+const errorSample = (e) => ({ error: e.message, stalled: Boolean(e.stall || e.kind === 'stall') });
+
+function machine() {
+  const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
+  return {
+    nproc: cpus().length,
+    memoryGiB: +(totalmem() / 1024 ** 3).toFixed(1),
+    cpuModel,
+    kernel: release(),
+    node: process.version,
+    loadAvgAtStart: loadavg().map((x) => +x.toFixed(2)),
+  };
+}
+
+function versions() {
+  const pkg = (p) => JSON.parse(readFileSync(join(BENCH_DIR, 'node_modules', p, 'package.json'), 'utf8')).version;
+  const sh = (cmd, a, cwd) => {
+    try {
+      return execFileSync(cmd, a, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return 'unknown';
+    }
+  };
+  const anvilBin = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
+  const powderPkg = JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8'));
+  const commit = sh('git', ['rev-parse', '--short', 'HEAD'], ROOT_DIR);
+  const dirty = sh('git', ['status', '--porcelain', '--untracked-files=no'], ROOT_DIR);
+  return {
+    anvil: `${pkg('@foundry-rs/anvil-linux-amd64')} (${sh(anvilBin, ['--version']).split('\n')[0]})`,
+    hardhat: `${pkg('hardhat')} (EDR ${pkg('@nomicfoundation/edr')})`,
+    ganache: pkg('ganache'),
+    powder: `${powderPkg.version} (commit ${commit}${dirty && dirty !== 'unknown' ? ' + uncommitted changes' : ''})`,
+    viem: pkg('viem'),
+    solc: pkg('solc'),
+  };
+}
+
+function commandLines() {
+  return Object.fromEntries(
+    Object.entries(NODE_KINDS).map(([k, d]) => {
+      const [prog, a] = d.command('<port>', '<tmp-dir>');
+      const rel = (s) => String(s).replace(`${BENCH_DIR}/`, '').replace(`${ROOT_DIR}/`, '../').replace(process.execPath, 'node');
+      return [k, `${rel(prog)} ${a.map((x) => (/\s/.test(x) ? `"${x}"` : rel(x))).join(' ')}  (cwd: ${k === 'powder' ? '.' : 'bench'}, RPC ${d.rpcPath})`];
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  log(`mode ${CONFIG.mode}; nodes ${requested.join(', ')}; logs in ${logDir}`);
+  const info = { machine: machine(), versions: versions(), commands: commandLines(), config: CONFIG };
+  const token = compileToken();
+  info.versions.solcCompiler = token.solcVersion;
+  const keys = makeKeys();
+  const signer = new TransferSigner(keys, token);
+  const unavailable = {};
+
+  if (requested.includes('powder') && !existsSync(join(ROOT_DIR, 'dist/src/cli.js'))) {
+    log('warning: ../dist is missing; bin/powder.js will build it on the warm-up start (run `npm run build` in the root first)');
+  }
+
+  // Warm-up start of every node (untimed: fills the disk cache; tells whether Powder answers).
+  for (const kind of requested) {
+    try {
+      const n = await startNode(kind, { logDir, readyTimeoutMs: 180_000 });
+      log(`warm-up ${n.label}: eth_chainId ${n.chainId} after ${n.startMs.toFixed(0)} ms`);
+      await stopNode(n);
+    } catch (e) {
+      unavailable[kind] = e.message;
+      log(`${NODE_KINDS[kind].label} unavailable: ${e.message}`);
+    }
+  }
+  const nodes = requested.filter((k) => !unavailable[k]);
+
+  // 1. Cold start, and 5a. RSS right after the first answer.
+  const cold = row('cold-start', 1, 'cold start to first eth_chainId', 'ms', 'lower');
+  const rssStart = row('rss-start', 5, 'RSS after start (at the first answered eth_chainId)', 'MiB', 'lower');
+  for (let rep = 0; rep < CONFIG.coldReps; rep++) {
+    for (const kind of nodes) {
+      try {
+        const n = await startNode(kind, { logDir });
+        sample(cold, kind, { value: n.startMs });
+        sample(rssStart, kind, { value: n.rssAtStart / MiB });
+        await stopNode(n);
+      } catch (e) {
+        sample(cold, kind, errorSample(e));
+      }
+    }
+    log(`cold start rep ${rep + 1}/${CONFIG.coldReps}`);
+  }
+
+  // Long-lived instances for workloads 2-5, each set up (untimed) the same way.
+  const setupErrors = {};
+  for (const kind of nodes) {
+    try {
+      const n = await startNode(kind, { logDir });
+      running.set(kind, n);
+      n.chainIdNum = Number(BigInt(n.chainId));
+      const s = await setupChain(n.url, n.chainIdNum, keys, token);
+      n.tokenAddress = s.token;
+      log(`${n.label} set up: chain ${n.chainIdNum}, token ${s.token}`);
+    } catch (e) {
+      setupErrors[kind] = e;
+      log(`${NODE_KINDS[kind].label} setup failed: ${e.message}`);
+    }
+  }
+  const alive = (kind) => {
+    const n = running.get(kind);
+    if (setupErrors[kind]) throw setupErrors[kind];
+    if (!n || n.child.exitCode !== null || n.child.signalCode !== null) throw new Error(`${NODE_KINDS[kind].label} process has exited`);
+    return n;
+  };
+
+  // 2-3. Read loads: eth_chainId, eth_getBalance, eth_call balanceOf; 1 and 32 connections.
+  const account0 = keys.funded[0].address;
+  const reads = [
+    { id: 'chainId', group: 2, name: 'eth_chainId', params: () => [] },
+    { id: 'getBalance', group: 2, name: 'eth_getBalance', params: () => [account0, 'latest'] },
+    { id: 'call', group: 3, name: 'eth_call ERC-20 balanceOf', method: 'eth_call', params: (n) => [balanceOfCall(token, n.tokenAddress, keys.senders[0].address), 'latest'] },
+  ];
+  for (const read of reads) {
+    for (const connections of [1, 32]) {
+      const tag = `${read.name}, ${connections} conn`;
+      const rps = row(`${read.id}-${connections}-rps`, read.group, `${tag}: throughput`, 'req/s', 'higher');
+      const p50 = row(`${read.id}-${connections}-p50`, read.group, `${tag}: p50 latency`, 'ms', 'lower');
+      const p99 = row(`${read.id}-${connections}-p99`, read.group, `${tag}: p99 latency`, 'ms', 'lower');
+      const load = (n, durationMs) => runLoad({ url: n.url, method: read.method ?? read.name, params: read.params(n), connections, durationMs });
+      for (const kind of nodes) {
+        try {
+          await load(alive(kind), WARMUP_MS);
+        } catch {
+          /* reported by the measured runs */
+        }
+      }
+      for (let rep = 0; rep < CONFIG.loadReps; rep++) {
+        for (const kind of nodes) {
+          try {
+            const r = await load(alive(kind), CONFIG.loadMs);
+            if (r.errors) {
+              const s = { error: `${r.errors} errors (${r.ok} ok): ${r.firstError}`, stalled: r.stalled };
+              for (const x of [rps, p50, p99]) sample(x, kind, s);
+            } else {
+              sample(rps, kind, { value: r.rps });
+              sample(p50, kind, { value: r.p50 });
+              sample(p99, kind, { value: r.p99 });
+            }
+          } catch (e) {
+            for (const x of [rps, p50, p99]) sample(x, kind, errorSample(e));
+          }
+        }
+      }
+      log(`${tag}: done`);
+    }
+  }
+
+  // 4. Transfers: 2,000 pre-signed txs from 32 senders and from 1 sender; ETH and ERC-20.
+  for (const kind of ['eth', 'erc20']) {
+    for (const senders of [32, 1]) {
+      const what = kind === 'eth' ? 'ETH transfers' : 'ERC-20 transfers';
+      const r = row(`tx-${kind}-${senders}`, 4, `${CONFIG.txCount} ${what}, ${senders} sender${senders > 1 ? 's' : ''}, until every receipt`, 'tx/s', 'higher');
+      for (let rep = 0; rep < CONFIG.txReps; rep++) {
+        for (const node of nodes) {
+          try {
+            const n = alive(node);
+            const prepared = await signer.prepare({ url: n.url, chainId: n.chainIdNum, kind, senders, total: CONFIG.txCount, tokenAddress: n.tokenAddress });
+            const res = await runTransfers(n.url, prepared);
+            if (res.errors) sample(r, node, { error: res.firstError, stalled: res.stalled });
+            else sample(r, node, { value: res.tps, seconds: res.seconds, sendSeconds: res.sendSeconds });
+          } catch (e) {
+            sample(r, node, errorSample(e));
+          }
+        }
+      }
+      log(`${r.label}: done`);
+    }
+  }
+
+  // 5b. Peak RSS (VmHWM) of the long-lived instances after workload 4.
+  const peak = row('rss-peak', 5, 'peak RSS after workload 4 (VmHWM)', 'MiB', 'lower');
+  for (const kind of nodes) {
+    try {
+      sample(peak, kind, { value: memory(alive(kind).pid).peak / MiB });
+    } catch (e) {
+      sample(peak, kind, errorSample(e));
+    }
+  }
+
+  // 6. Powder only: Avalanche-specific requests beside eth_chainId; an admin chain alias beside the direct path.
+  const powderRows = [];
+  if (nodes.includes('powder')) {
+    try {
+      const n = alive('powder');
+      const admin = new RpcClient(`${n.base}/ext/admin`);
+      await admin.call('admin.aliasChain', { chain: 'dev', alias: 'benchalias' }).finally(() => admin.close());
+    } catch (e) {
+      log(`admin.aliasChain failed: ${e.message}`);
+    }
+    const variants = [
+      { id: 'p-chainId', label: 'eth_chainId (/ext/bc/dev/rpc)', path: '/ext/bc/dev/rpc', method: 'eth_chainId', params: [] },
+      { id: 'p-feeConfig', label: 'eth_feeConfig', path: '/ext/bc/dev/rpc', method: 'eth_feeConfig', params: [], ref: 'p-chainId' },
+      { id: 'p-rules', label: 'eth_getActiveRulesAt', path: '/ext/bc/dev/rpc', method: 'eth_getActiveRulesAt', params: [], ref: 'p-chainId' },
+      { id: 'p-validators', label: 'validators.getCurrentValidators (/ext/bc/dev/validators)', path: '/ext/bc/dev/validators', method: 'validators.getCurrentValidators', params: {}, ref: 'p-chainId' },
+      { id: 'p-alias', label: 'eth_chainId through admin.aliasChain alias (/ext/bc/benchalias/rpc)', path: '/ext/bc/benchalias/rpc', method: 'eth_chainId', params: [], ref: 'p-chainId' },
+    ];
+    for (const connections of [1, 32]) {
+      const vrows = variants.map((v) => ({
+        v,
+        rps: row(`${v.id}-${connections}-rps`, 6, `${v.label}, ${connections} conn: throughput`, 'req/s', 'higher', v.ref ? { reference: `${v.ref}-${connections}-rps`, referenceLabel: `eth_chainId, ${connections} conn` } : {}),
+        p50: row(`${v.id}-${connections}-p50`, 6, `${v.label}, ${connections} conn: p50 latency`, 'ms', 'lower', v.ref ? { reference: `${v.ref}-${connections}-p50`, referenceLabel: `eth_chainId, ${connections} conn` } : {}),
+      }));
+      for (let rep = 0; rep <= CONFIG.powderReps; rep++) {
+        for (const { v, rps, p50 } of vrows) {
+          try {
+            const n = alive('powder');
+            const r = await runLoad({ url: `${n.base}${v.path}`, method: v.method, params: v.params, connections, durationMs: rep === 0 ? WARMUP_MS : CONFIG.powderMs });
+            if (rep === 0) continue; // warm-up
+            if (r.errors) for (const x of [rps, p50]) sample(x, 'powder', { error: `${r.errors} errors (${r.ok} ok): ${r.firstError}`, stalled: r.stalled });
+            else {
+              sample(rps, 'powder', { value: r.rps });
+              sample(p50, 'powder', { value: r.p50 });
+            }
+          } catch (e) {
+            if (rep > 0) for (const x of [rps, p50]) sample(x, 'powder', errorSample(e));
+          }
+        }
+      }
+      powderRows.push(...vrows.flatMap(({ rps, p50 }) => [rps, p50]));
+      log(`Powder-only requests, ${connections} conn: done`);
+    }
+  }
+
+  // Final memory reading and shutdown.
+  for (const kind of nodes) {
+    const n = running.get(kind);
+    if (n && n.child.exitCode === null) info[`rssAtEnd_${kind}`] = +(memory(n.pid).rss / MiB).toFixed(1);
+  }
+  await stopAll();
+  info.machine.loadAvgAtEnd = loadavg().map((x) => +x.toFixed(2));
+  info.durationSeconds = Math.round((performance.now() - t0) / 1000);
+  info.startedAt = startedAt.toISOString();
+  info.nodes = nodes;
+  info.unavailable = unavailable;
+  info.setupErrors = Object.fromEntries(Object.entries(setupErrors).map(([k, e]) => [k, e.message]));
+  writeResults(info, rows.filter((r) => r.group !== 6), powderRows, nodes, unavailable);
+}
+
+function writeResults(info, compareRows, powderRows, nodes, unavailable) {
+  const dir = join(BENCH_DIR, 'results');
+  mkdirSync(dir, { recursive: true });
+  const groups = [
+    [1, '1. Cold start'],
+    [2, '2. eth_chainId and eth_getBalance'],
+    [3, '3. eth_call of ERC-20 balanceOf'],
+    [4, '4. Transfers (eth_sendRawTransaction, pre-signed)'],
+    [5, '5. Memory'],
+  ];
+  const m = info.machine;
+  const md = [
+    `Run ${info.startedAt} (${info.config.mode} mode, ${info.durationSeconds} s). Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average ${m.loadAvgAtStart.join(' ')} at start, ${m.loadAvgAtEnd.join(' ')} at end.`,
+    '',
+    `Versions: Anvil ${info.versions.anvil}; Hardhat ${info.versions.hardhat}; Ganache ${info.versions.ganache}; Powder ${info.versions.powder}.`,
+    '',
+    `Each cell: median (min–max) over ${info.config.coldReps} cold starts, ${info.config.loadReps} × ${info.config.loadMs / 1000} s load runs, ${info.config.txReps} transfer runs; nodes interleaved within every repetition. "Powder vs X" = Powder's advantage: its rate ÷ X's, or X's time/memory ÷ Powder's; > 1 means Powder is better.`,
+  ];
+  for (const [k, reason] of Object.entries(unavailable)) md.push('', `**${NODE_KINDS[k].label} not measured**: ${reason.replace(/\s+/g, ' ').slice(0, 300)}`);
+  for (const [k, reason] of Object.entries(info.setupErrors)) md.push('', `**${NODE_KINDS[k].label} setup failed** (its workloads 2-5 show errors): ${reason}`);
+  for (const [g, title] of groups) {
+    const rs = compareRows.filter((r) => r.group === g);
+    if (rs.length) md.push('', `### ${title}`, '', comparisonTable(rs, nodes, unavailable));
+  }
+  if (powderRows.length) md.push('', '### 6. Powder only (Avalanche APIs beside eth_chainId)', '', powderOnlyTable(powderRows));
+  const table = md.join('\n') + '\n';
+  writeFileSync(join(dir, 'latest.md'), table);
+  writeFileSync(join(dir, 'latest.json'), JSON.stringify({ ...info, rows: [...compareRows, ...powderRows] }, null, 2) + '\n');
+  log(`wrote results/latest.md and results/latest.json`);
+
+  const updateDocs = flag('docs') || (!QUICK && !flag('no-docs'));
+  const docs = join(ROOT_DIR, 'docs/benchmarks.md');
+  if (updateDocs && existsSync(docs)) {
+    const text = readFileSync(docs, 'utf8');
+    const begin = '<!-- bench:results:begin -->';
+    const end = '<!-- bench:results:end -->';
+    const i = text.indexOf(begin);
+    const j = text.indexOf(end);
+    if (i >= 0 && j > i) {
+      writeFileSync(docs, `${text.slice(0, i + begin.length)}\n${table}${text.slice(j)}`);
+      log('updated docs/benchmarks.md');
+    }
+  }
+  console.log('\n' + table);
+}
+
+main().catch(async (e) => {
+  console.error(e);
+  await stopAll();
+  process.exit(1);
+});

@@ -1,0 +1,511 @@
+// The chain backend behind every RPC method: block resolution (§1.3), calls and gas estimation,
+// transaction submission, and the state at a block.
+import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, createAddressFromString } from '@ethereumjs/util';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { RunTxResult } from '@ethereumjs/vm';
+import type { Logger } from '../../logging/logger.js';
+import type { Block, Blockchain } from '../chain/blockchain.js';
+import type { Consensus } from '../chain/consensus.js';
+import { blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '../chain/exec.js';
+import type { ChainHeader } from '../chain/header.js';
+import type { Miner } from '../miner/miner.js';
+import { TxPoolError, type TxPool } from '../txpool/pool.js';
+import { RpcError } from '../rpc/server.js';
+import { address as parseAddress, bytes, invalidArg, quantity, slotKey, type BlockSpec } from './args.js';
+import { gethEvmError, revertError } from './errors.js';
+import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
+import { isProtected } from '../miner/builder.js';
+
+export interface VmConfig {
+  ethApis: string[];
+  rpcGasCap: bigint;
+  rpcTxFeeCap: number;
+  allowUnprotectedTxs: boolean;
+  allowUnprotectedTxHashes: Set<string>;
+  allowUnfinalizedQueries: boolean;
+  testControls: boolean;
+  batchRequestLimit: number;
+  batchResponseMaxSize: number;
+  txPoolPriceLimit: bigint;
+  apiMaxBlocksPerRequest: number;
+  feeRecipient?: string;
+}
+
+export interface CallArgs {
+  from?: string;
+  to?: string;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  value?: bigint;
+  nonce?: bigint;
+  data?: Uint8Array;
+  accessList?: { address: string; storageKeys: string[] }[];
+  type?: bigint;
+  chainId?: bigint;
+}
+
+export function parseCallArgs(v: unknown, i: number): CallArgs {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type ethapi.TransactionArgs`);
+  }
+  const o = v as Record<string, unknown>;
+  const a: CallArgs = {};
+  const q = (k: string) => (o[k] === undefined || o[k] === null ? undefined : quantity(o[k], i));
+  if (o.from != null) a.from = parseAddress(o.from, i);
+  if (o.to != null) a.to = parseAddress(o.to, i);
+  a.gas = q('gas');
+  a.gasPrice = q('gasPrice');
+  a.maxFeePerGas = q('maxFeePerGas');
+  a.maxPriorityFeePerGas = q('maxPriorityFeePerGas');
+  a.value = q('value');
+  a.nonce = q('nonce');
+  a.type = q('type');
+  a.chainId = q('chainId');
+  const input = o.input != null ? bytes(o.input, i) : undefined;
+  const data = o.data != null ? bytes(o.data, i) : undefined;
+  if (input && data && Buffer.compare(input, data) !== 0) {
+    throw new RpcError(-32000, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
+  }
+  a.data = input ?? data;
+  if (o.accessList != null) {
+    if (!Array.isArray(o.accessList)) throw invalidArg(i, 'json: cannot unmarshal object into Go struct field TransactionArgs.accessList of type types.AccessList');
+    a.accessList = o.accessList.map((e: any) => ({ address: parseAddress(e?.address, i), storageKeys: (e?.storageKeys ?? []).map((k: unknown) => '0x' + Buffer.from(slotKey(k, i)).toString('hex')) }));
+  }
+  return a;
+}
+
+export interface StateOverride {
+  balance?: bigint;
+  nonce?: bigint;
+  code?: Uint8Array;
+  state?: Map<string, Uint8Array>;
+  stateDiff?: Map<string, Uint8Array>;
+}
+
+export function parseStateOverrides(v: unknown, i: number): Map<string, StateOverride> {
+  const out = new Map<string, StateOverride>();
+  if (v === undefined || v === null) return out;
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, 'json: cannot unmarshal array into Go value of type ethapi.StateOverride');
+  for (const [addr, ov] of Object.entries(v as Record<string, any>)) {
+    const a = parseAddress(addr, i);
+    const o: StateOverride = {};
+    if (ov.balance != null) o.balance = quantity(ov.balance, i);
+    if (ov.nonce != null) o.nonce = quantity(ov.nonce, i, 'hexutil.Uint64');
+    if (ov.code != null) o.code = bytes(ov.code, i);
+    if (ov.state != null && ov.stateDiff != null) throw new RpcError(-32000, `account ${checksumAddress(a)} has both 'state' and 'stateDiff'`);
+    const slots = (m: Record<string, unknown>) => new Map(Object.entries(m).map(([k, val]) => ['0x' + Buffer.from(slotKey(k, i)).toString('hex'), slotKey(val, i)]));
+    if (ov.state != null) o.state = slots(ov.state);
+    if (ov.stateDiff != null) o.stateDiff = slots(ov.stateDiff);
+    out.set(a, o);
+  }
+  return out;
+}
+
+export interface BlockOverrides {
+  number?: bigint;
+  time?: bigint;
+  gasLimit?: bigint;
+  coinbase?: string;
+  baseFee?: bigint;
+}
+
+export function parseBlockOverrides(v: unknown, i: number): BlockOverrides | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, 'json: cannot unmarshal array into Go value of type ethapi.BlockOverrides');
+  const o = v as Record<string, unknown>;
+  const q = (k: string) => (o[k] == null ? undefined : quantity(o[k], i));
+  return { number: q('number'), time: q('time'), gasLimit: q('gasLimit'), coinbase: o.coinbase == null ? undefined : parseAddress(o.coinbase, i), baseFee: q('baseFee') };
+}
+
+export interface CallOutcome {
+  result: RunTxResult;
+  returnValue: Uint8Array;
+  gasUsed: bigint;
+  /** EVM failure text (geth's), undefined on success. */
+  error?: string;
+  reverted: boolean;
+}
+
+const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+
+export class EvmBackend {
+  /** Dev accounts that eth_sendTransaction can sign for: lower-case address → key. */
+  readonly signers = new Map<string, Uint8Array>();
+  readonly impersonated = new Set<string>();
+
+  constructor(
+    readonly chain: Blockchain,
+    readonly pool: TxPool,
+    readonly miner: Miner,
+    readonly consensus: Consensus,
+    readonly config: VmConfig,
+    readonly accounts: DevAccount[],
+    readonly log: Logger,
+    readonly clientVersion: string,
+  ) {
+    for (const a of accounts) this.signers.set(a.address.toLowerCase(), Buffer.from(a.privateKey.slice(2), 'hex'));
+  }
+
+  get chainId(): bigint {
+    return this.chain.rules.chainId;
+  }
+
+  // --- blocks -------------------------------------------------------------------------------
+
+  /** Resolves a block spec (§1.3); `null` when a hash is unknown. */
+  resolve(spec: BlockSpec | undefined): Block | null {
+    const chain = this.chain;
+    if (!spec) return chain.head;
+    if (spec.kind === 'tag') return spec.tag === 'earliest' ? chain.blockByNumber(0n)! : chain.head;
+    if (spec.kind === 'number') {
+      if (spec.number > chain.head.header.number) throw new RpcError(-32000, 'cannot query unfinalized data');
+      return chain.blockByNumber(spec.number) ?? null;
+    }
+    const b = chain.blockByHash(Buffer.from(spec.hash.slice(2), 'hex'));
+    if (!b || !chain.isCanonical(b)) {
+      if (spec.requireCanonical && b) throw new RpcError(-32000, 'hash is not currently canonical');
+      return null;
+    }
+    return b;
+  }
+
+  /** For state methods: an unknown block is an error. */
+  resolveForState(spec: BlockSpec | undefined): Block {
+    const b = this.resolve(spec);
+    if (!b) throw new RpcError(-32000, spec?.kind === 'hash' ? 'header for hash not found' : 'header not found');
+    return b;
+  }
+
+  // --- state --------------------------------------------------------------------------------
+
+  async account(b: Block, addr: string): Promise<Account> {
+    return this.chain.accountAt(b, createAddressFromString(addr));
+  }
+
+  // --- execution ----------------------------------------------------------------------------
+
+  private async applyOverrides(sm: MerkleStateManager, overrides: Map<string, StateOverride>): Promise<void> {
+    for (const [addr, o] of overrides) {
+      const a = createAddressFromString(addr);
+      const acc = (await sm.getAccount(a)) ?? new Account();
+      if (o.balance !== undefined) acc.balance = o.balance;
+      if (o.nonce !== undefined) acc.nonce = o.nonce;
+      await sm.putAccount(a, acc);
+      if (o.code !== undefined) await sm.putCode(a, o.code);
+      if (o.state) {
+        await sm.clearStorage(a);
+        for (const [k, v] of o.state) await sm.putStorage(a, Buffer.from(k.slice(2), 'hex'), stripZeros(v));
+      }
+      if (o.stateDiff) for (const [k, v] of o.stateDiff) await sm.putStorage(a, Buffer.from(k.slice(2), 'hex'), stripZeros(v));
+    }
+  }
+
+  /**
+   * Runs a message like geth's DoCall: on a throw-away copy of the state at `block`, with the
+   * block's own header (number = that block), NoBaseFee semantics, and the gas cap.
+   */
+  async call(
+    args: CallArgs,
+    block: Block,
+    opts: { overrides?: Map<string, StateOverride>; blockOverrides?: BlockOverrides; gasCapDefault?: bigint; trace?: (vm: any) => void; sm?: MerkleStateManager } = {},
+  ): Promise<CallOutcome> {
+    const chain = this.chain;
+    const header: ChainHeader = { ...block.header };
+    const bo = opts.blockOverrides;
+    if (bo) {
+      if (bo.number !== undefined) header.number = bo.number;
+      if (bo.time !== undefined) header.timestamp = bo.time;
+      if (bo.gasLimit !== undefined) header.gasLimit = bo.gasLimit;
+      if (bo.coinbase !== undefined) header.coinbase = Buffer.from(bo.coinbase.slice(2), 'hex');
+      if (bo.baseFee !== undefined) header.baseFee = bo.baseFee;
+    }
+    const fork = chain.forkAt(header.timestamp);
+    const common = chain.commons.get(fork);
+    const sm = opts.sm ?? chain.stateView(block);
+    if (opts.overrides) await this.applyOverrides(sm, opts.overrides);
+    const from = createAddressFromString(args.from ?? '0x0000000000000000000000000000000000000000');
+    const cap = this.config.rpcGasCap;
+    let gas = args.gas ?? opts.gasCapDefault ?? cap;
+    if (cap > 0n && gas > cap) gas = cap;
+    const value = args.value ?? 0n;
+    const zeroFees = !args.gasPrice && !args.maxFeePerGas && !args.maxPriorityFeePerGas;
+    const baseFee = header.baseFee ?? 0n;
+    const ctxBaseFee = zeroFees ? 0n : baseFee;
+    let txData: Record<string, unknown>;
+    const acc = (await sm.getAccount(from)) ?? new Account();
+    const common2 = { common, freeze: false };
+    if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
+      throw new RpcError(-32000, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+    }
+    let feeCap: bigint;
+    let tx: TypedTransaction;
+    const base = { nonce: acc.nonce, gasLimit: gas, to: args.to, value, data: args.data ?? new Uint8Array(), r: BigInt(from.toString()) || 1n, s: 1n };
+    if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined || (args.type === 2n && args.gasPrice === undefined)) {
+      let maxFee = args.maxFeePerGas ?? 0n;
+      const tip = args.maxPriorityFeePerGas ?? 0n;
+      if (args.maxFeePerGas === undefined) maxFee = tip === 0n ? 0n : ctxBaseFee + tip;
+      if (maxFee < tip) throw new RpcError(-32000, `max priority fee per gas higher than max fee per gas: address ${checksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${maxFee}`);
+      feeCap = maxFee;
+      txData = { ...base, type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: args.accessList ?? [], v: 0n, chainId: this.chainId };
+    } else if (args.accessList !== undefined) {
+      feeCap = args.gasPrice ?? 0n;
+      txData = { ...base, type: 1, gasPrice: feeCap, accessList: args.accessList, v: 0n, chainId: this.chainId };
+    } else {
+      feeCap = args.gasPrice ?? 0n;
+      txData = { ...base, type: 0, gasPrice: feeCap, v: 27n };
+    }
+    if (!zeroFees && feeCap < baseFee) {
+      throw new RpcError(-32000, `max fee per gas less than block base fee: address ${checksumAddress(from.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`);
+    }
+    try {
+      tx = withSender(createTx(txData as never, common2), from);
+    } catch (e) {
+      throw new RpcError(-32000, (e as Error).message);
+    }
+    const price = zeroFees ? 0n : feeCap;
+    const mgval = gas * price;
+    if (acc.balance < mgval) {
+      throw new RpcError(-32000, `insufficient funds for gas * price + value: address ${checksumAddress(from.toString())} have ${acc.balance} want ${mgval}`);
+    }
+    const intrinsic = tx.getIntrinsicGas();
+    if (gas < intrinsic) throw new RpcError(-32000, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
+    if (acc.balance - mgval < value) throw new RpcError(-32000, `insufficient funds for transfer: address ${checksumAddress(from.toString())}`);
+    const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
+    await this.consensus.prepareVM(vm, header, block);
+    if (opts.trace) opts.trace(vm);
+    const execCtx = execBlock(header, common, { baseFee: ctxBaseFee });
+    let result: RunTxResult;
+    try {
+      ({ result } = await runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }));
+    } catch (e) {
+      const invalid = this.consensus.invalidTxReason(vm);
+      throw new RpcError(-32000, invalid ?? (e as Error).message);
+    }
+    const invalid = this.consensus.invalidTxReason(vm);
+    if (invalid) throw new RpcError(-32000, invalid);
+    const ex = result.execResult.exceptionError;
+    const reverted = ex?.error === 'revert';
+    return {
+      result,
+      returnValue: result.execResult.returnValue,
+      gasUsed: result.totalGasSpent,
+      error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex.error)) : undefined,
+      reverted,
+    };
+  }
+
+  /** eth_call result: return data, or the revert / EVM error. */
+  async ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): Promise<string> {
+    const out = await this.call(args, block, { overrides, blockOverrides });
+    if (out.reverted) throw revertError(out.returnValue);
+    if (out.error) throw new RpcError(-32000, out.error);
+    return hex(out.returnValue);
+  }
+
+  /** geth's estimateGas: binary search between the used gas and the cap. */
+  async estimateGas(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>): Promise<bigint> {
+    let hi = args.gas !== undefined && args.gas >= 21000n ? args.gas : block.header.gasLimit;
+    const cap = this.config.rpcGasCap;
+    const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
+    if (feeCap > 0n && args.from) {
+      const acc = await this.account(block, args.from);
+      const value = args.value ?? 0n;
+      if (value > acc.balance) throw new RpcError(-32000, 'insufficient funds for transfer');
+      const allowance = (acc.balance - value) / feeCap;
+      if (hi > allowance) hi = allowance;
+    }
+    if (cap > 0n && hi > cap) hi = cap;
+    const run = (gas: bigint) => this.call({ ...args, gas }, block, { overrides });
+    const first = await run(hi).catch((e) => {
+      if (e instanceof RpcError && /^intrinsic gas too low/.test(e.message)) throw new RpcError(-32000, `gas required exceeds allowance (${hi})`);
+      throw e;
+    });
+    if (first.error) {
+      if (first.reverted) throw revertError(first.returnValue);
+      if (first.error === 'out of gas') throw new RpcError(-32000, `gas required exceeds allowance (${hi})`);
+      throw new RpcError(-32000, first.error);
+    }
+    let lo = first.gasUsed - 1n;
+    const ok = async (gas: bigint) => {
+      try {
+        const r = await run(gas);
+        return !r.error;
+      } catch (e) {
+        if (e instanceof RpcError && /^intrinsic gas too low/.test(e.message)) return false;
+        throw e;
+      }
+    };
+    // Optimistic guess like geth 1.13: used gas * 64/63 usually succeeds.
+    const optimistic = ((first.gasUsed + 2300n) * 64n) / 63n;
+    if (optimistic < hi) {
+      if (await ok(optimistic)) hi = optimistic;
+      else lo = optimistic;
+    }
+    while (lo + 1n < hi) {
+      if ((hi - lo) * 1000n < hi * 15n) break; // within 1.5 %, as geth
+      let mid = (hi + lo) / 2n;
+      if (mid > lo * 2n) mid = lo * 2n;
+      if (await ok(mid)) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  }
+
+  // --- submission ---------------------------------------------------------------------------
+
+  /** eth_sendRawTransaction: decode, check, admit; in automine mode wait for the block. */
+  async sendRawTransaction(raw: Uint8Array): Promise<string> {
+    const chain = this.chain;
+    const head = chain.head;
+    const common = chain.commons.get(chain.forkAt(head.header.timestamp));
+    if (raw.length > 0 && raw[0] === 3) throw new RpcError(-32000, 'transaction type not supported');
+    if (raw.length > 0 && raw[0] === 4) throw new RpcError(-32000, 'transaction type not supported');
+    let tx: TypedTransaction;
+    try {
+      tx = createTxFromRLP(raw, { common });
+    } catch (e) {
+      const m = (e as Error).message;
+      if (/type|unknown transaction/i.test(m) && raw[0] < 0x7f) throw new RpcError(-32000, 'transaction type not supported');
+      throw new RpcError(-32000, m.includes('Invalid Signature') ? 'invalid sender' : `rlp: ${m.replace(/\s*\(.*$/s, '')}`);
+    }
+    if (!isProtected(tx)) {
+      const h = hex(tx.hash());
+      const nick = tx.nonce === 0n && tx.r === tx.s;
+      if (!this.config.allowUnprotectedTxs && !this.config.allowUnprotectedTxHashes.has(h) && !nick) {
+        throw new RpcError(-32000, 'only replay-protected (EIP-155) transactions allowed over RPC');
+      }
+    } else if (tx.type === 0 && tx.common.chainId() !== this.chainId) {
+      throw new RpcError(-32000, `invalid chain id for signer: have ${(tx.v! - 35n) / 2n} want ${this.chainId}`);
+    }
+    return this.submit(tx, raw);
+  }
+
+  async submit(tx: TypedTransaction, raw: Uint8Array): Promise<string> {
+    this.checkFeeCap(tx);
+    let added;
+    try {
+      added = await this.pool.add(tx, raw, await this.consensus.poolHead(this.chain.head));
+    } catch (e) {
+      if (e instanceof TxPoolError || e instanceof Error) throw new RpcError(-32000, e.message);
+      throw e;
+    }
+    if (this.miner.automine) {
+      const wait = this.miner.waitForTx(added.hash);
+      this.miner.txAdded();
+      if (this.pool.hasExecutable()) await wait;
+    }
+    return added.hash;
+  }
+
+  private checkFeeCap(tx: TypedTransaction): void {
+    const capEth = this.config.rpcTxFeeCap;
+    if (capEth === 0) return;
+    const price = 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
+    const feeWei = price * tx.gasLimit;
+    const feeEth = Number(feeWei) / 1e18;
+    if (feeEth > capEth) throw new RpcError(-32000, `tx fee (${feeEth.toFixed(2)} ether) exceeds the configured cap (${capEth.toFixed(2)} ether)`);
+  }
+
+  /** eth_sendTransaction: fill in defaults and sign with a dev key (or impersonate). */
+  async sendTransaction(args: CallArgs): Promise<string> {
+    if (!args.from) throw new RpcError(-32000, 'from not specified'); // geth: "from" is required to find the wallet
+    const from = args.from.toLowerCase();
+    const key = this.signers.get(from);
+    const impersonating = this.config.testControls && this.impersonated.has(from);
+    if (!key && !impersonating) throw new RpcError(-32000, 'unknown account');
+    const tx = await this.fillTransaction(args);
+    if (key) {
+      const signed = tx.sign(key);
+      return this.submit(signed, signed.serialize());
+    }
+    // Impersonated: a fake signature keeps the hash unique; the sender is stored with the block.
+    const fake = withSender(tx, createAddressFromString(from));
+    return this.submit(fake, fake.serialize());
+  }
+
+  /** geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip). */
+  async fillTransaction(args: CallArgs): Promise<TypedTransaction> {
+    const head = this.chain.head;
+    const from = args.from ?? '0x0000000000000000000000000000000000000000';
+    const common = this.chain.commons.get(this.chain.forkAt(head.header.timestamp));
+    if (args.chainId !== undefined && args.chainId !== this.chainId) throw new RpcError(-32000, `chainId does not match node's (have=${args.chainId}, want=${this.chainId})`);
+    const stateNonce = (await this.account(head, from)).nonce;
+    const nonce = args.nonce ?? this.pool.pendingNonce(from, stateNonce);
+    const data = args.data ?? new Uint8Array();
+    if (args.to === undefined && data.length === 0) throw new RpcError(-32000, 'contract creation without any data provided');
+    const r = BigInt(from) || 1n;
+    let txData: Record<string, unknown>;
+    if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
+      throw new RpcError(-32000, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
+    }
+    if (args.gasPrice !== undefined || args.type === 0n || args.type === 1n) {
+      const gasPrice = args.gasPrice ?? (await this.gasPrice());
+      txData = { type: args.accessList ? 1 : 0, gasPrice, accessList: args.accessList, chainId: this.chainId };
+    } else {
+      const tip = args.maxPriorityFeePerGas ?? (await this.suggestTip());
+      const baseFee = this.consensus.estimateNextBaseFee(head, this.miner.clock.nowMs()) ?? 0n;
+      const maxFee = args.maxFeePerGas ?? tip + baseFee * 2n;
+      if (maxFee < tip) throw new RpcError(-32000, `maxFeePerGas (${maxFee}) < maxPriorityFeePerGas (${tip})`);
+      txData = { type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: args.accessList ?? [], chainId: this.chainId };
+    }
+    let gas = args.gas;
+    if (gas === undefined) {
+      gas = await this.estimateGas({ ...args, from, nonce, gasPrice: undefined, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }, head);
+    }
+    Object.assign(txData, { nonce, gasLimit: gas, to: args.to, value: args.value ?? 0n, data });
+    void r;
+    return createTx(txData as never, { common, freeze: false });
+  }
+
+  // --- gas price oracle (§7.9) --------------------------------------------------------------
+
+  private tipCache?: { head: string; tip: bigint };
+  private lastTip?: bigint;
+
+  async suggestTip(): Promise<bigint> {
+    const head = this.chain.head;
+    const min = this.config.txPoolPriceLimit;
+    const max = 150_000_000_000n;
+    if (this.tipCache?.head === head.hashHex) return this.tipCache.tip;
+    const nowS = this.miner.clock.nowMs() / 1000n;
+    const tips: bigint[] = [];
+    const lowest = head.header.number > 40n ? head.header.number - 40n : 0n;
+    for (let n = head.header.number; n > lowest && n > 0n; n--) {
+      const b = this.chain.blockByNumber(n);
+      if (!b || b.header.timestamp + 80n < nowS) break;
+      const bf = b.header.baseFee ?? 0n;
+      for (const tx of this.chain.txsOf(b)) {
+        const cap = 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
+        const tipCap = 'maxPriorityFeePerGas' in tx ? (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas : cap;
+        tips.push(cap - bf < tipCap ? cap - bf : tipCap);
+      }
+    }
+    let price = this.lastTip ?? min;
+    if (tips.length) {
+      tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      price = tips[Math.floor(((tips.length - 1) * 40) / 100)];
+    }
+    if (price < min) price = min;
+    if (price > max) price = max;
+    this.lastTip = price;
+    this.tipCache = { head: head.hashHex, tip: price };
+    return price;
+  }
+
+  async gasPrice(): Promise<bigint> {
+    const tip = await this.suggestTip();
+    const bf = this.consensus.estimateNextBaseFee(this.chain.head, this.miner.clock.nowMs());
+    return bf === undefined ? tip : tip + bf;
+  }
+}
+
+function stripZeros(v: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < v.length && v[i] === 0) i++;
+  return v.subarray(i);
+}
+
+export { Address };

@@ -1,0 +1,210 @@
+// The chain: genesis, the canonical blocks, receipts, lookups and the state at each block.
+// With one validator every built block is accepted at once, so "last accepted" = head.
+import { RLP } from '@ethereumjs/rlp';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address } from '@ethereumjs/util';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { KVStore } from '../../db/database.js';
+import { StateStore } from '../state/state.js';
+import { Commons, forkFor, type EvmFork } from './common.js';
+import { ChainStore, type Op, type StoredReceipt } from './store.js';
+import { EMPTY_ROOT, EMPTY_UNCLE_HASH, decodeHeader, encodeHeader, hashHeader, type ChainHeader } from './header.js';
+import type { ChainRulesView } from './consensus.js';
+import { withSender } from './exec.js';
+import { keccak256 } from '../crypto.js';
+
+export interface Block {
+  hash: Uint8Array;
+  hashHex: string;
+  header: ChainHeader;
+  rawTxs: Uint8Array[];
+  senders: Uint8Array[];
+  /** Decoded lazily. */
+  _txs?: TypedTransaction[];
+}
+
+const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+
+export class Blockchain {
+  readonly store: ChainStore;
+  readonly state: StateStore;
+  readonly commons: Commons;
+  head!: Block;
+  /** State root of the head: the header's, or the one left by test-control edits. */
+  headStateRoot!: Uint8Array;
+  private readonly cache = new Map<string, Block>();
+  private readonly receiptCache = new Map<string, StoredReceipt[]>();
+
+  constructor(
+    db: KVStore,
+    readonly rules: ChainRulesView,
+  ) {
+    this.store = new ChainStore(db);
+    this.state = new StateStore(db);
+    this.commons = new Commons(rules.chainId);
+  }
+
+  /** Loads the head, or writes the genesis block. */
+  async init(genesisState: (sm: MerkleStateManager) => Promise<void>, genesisHeader: (stateRoot: Uint8Array) => ChainHeader): Promise<void> {
+    const headHash = this.store.head();
+    if (headHash) {
+      const b = this.blockByHash(headHash);
+      if (!b) throw new Error('database corrupt: head block missing');
+      this.head = b;
+      this.headStateRoot = this.store.stateOverride(headHash) ?? b.header.stateRoot;
+      return;
+    }
+    const common = this.commons.get('cancun');
+    const sm = this.state.live(common, EMPTY_ROOT);
+    await sm.checkpoint();
+    await genesisState(sm);
+    await sm.commit();
+    const root = await sm.getStateRoot();
+    const header = genesisHeader(root);
+    const hash = hashHeader(header);
+    const block: Block = { hash, hashHex: hex(hash), header, rawTxs: [], senders: [] };
+    const ops: Op[] = [...this.state.nodes.takeBatch(), ...this.blockOps(block, [])];
+    await this.store.write(ops);
+    this.state.nodes.settle();
+    this.head = block;
+    this.headStateRoot = root;
+  }
+
+  forkAt(timestamp: bigint): EvmFork {
+    return forkFor(this.rules.rulesAt(timestamp));
+  }
+
+  blockOps(block: Block, receipts: StoredReceipt[]): Op[] {
+    const ops: Op[] = [
+      this.store.bodyOp(block.hash, { headerRLP: encodeHeader(block.header), txs: block.rawTxs, senders: block.senders }),
+      this.store.receiptsOp(block.hash, receipts),
+      this.store.canonOp(block.header.number, block.hash),
+      this.store.headOp(block.hash),
+    ];
+    const txs = this.txsOf(block);
+    txs.forEach((tx, i) => ops.push(this.store.txLookupOp(tx.hash(), block.header.number, i)));
+    return ops;
+  }
+
+  /** Makes `block` the head once its write is durable. */
+  accepted(block: Block, receipts: StoredReceipt[], stateRoot: Uint8Array): void {
+    this.remember(block);
+    this.receiptCache.set(block.hashHex, receipts);
+    this.head = block;
+    this.headStateRoot = stateRoot;
+  }
+
+  private remember(b: Block): void {
+    this.cache.set(b.hashHex, b);
+    if (this.cache.size > 2048) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  blockByHash(hash: Uint8Array): Block | undefined {
+    const key = hex(hash);
+    const c = this.cache.get(key);
+    if (c) return c;
+    const body = this.store.body(hash);
+    if (!body) return undefined;
+    const b: Block = { hash: Uint8Array.from(hash), hashHex: key, header: decodeHeader(body.headerRLP), rawTxs: body.txs, senders: body.senders };
+    this.remember(b);
+    return b;
+  }
+
+  /** Canonical block by number (only up to the head). */
+  blockByNumber(n: bigint): Block | undefined {
+    if (n > this.head.header.number || n < 0n) return undefined;
+    if (n === this.head.header.number) return this.head;
+    const h = this.store.canonicalHash(n);
+    return h ? this.blockByHash(h) : undefined;
+  }
+
+  /** Canonical: the block at its number is this one. */
+  isCanonical(b: Block): boolean {
+    const h = this.store.canonicalHash(b.header.number);
+    return !!h && Buffer.compare(h, b.hash) === 0 && b.header.number <= this.head.header.number;
+  }
+
+  receipts(b: Block): StoredReceipt[] {
+    let r = this.receiptCache.get(b.hashHex);
+    if (!r) {
+      r = this.store.receipts(b.hash) ?? [];
+      this.receiptCache.set(b.hashHex, r);
+      if (this.receiptCache.size > 512) this.receiptCache.delete(this.receiptCache.keys().next().value!);
+    }
+    return r;
+  }
+
+  txsOf(b: Block): TypedTransaction[] {
+    if (!b._txs) {
+      const common = this.commons.get(this.forkAt(b.header.timestamp));
+      b._txs = b.rawTxs.map((raw, i) => {
+        const tx = createTxFromRLP(raw, { common, freeze: false });
+        return withSender(tx, new Address(b.senders[i]));
+      });
+    }
+    return b._txs;
+  }
+
+  /** Where a tx was included (canonical only). */
+  findTx(hash: Uint8Array): { block: Block; index: number } | undefined {
+    const l = this.store.txLookup(hash);
+    if (!l || l.number > this.head.header.number) return undefined;
+    const block = this.blockByNumber(l.number);
+    if (!block || l.index >= block.rawTxs.length) return undefined;
+    return { block, index: l.index };
+  }
+
+  /** State root to read for a block: the head may carry test-control edits. */
+  stateRootOf(b: Block): Uint8Array {
+    return b === this.head || b.hashHex === this.head.hashHex ? this.headStateRoot : b.header.stateRoot;
+  }
+
+  stateView(b: Block): MerkleStateManager {
+    return this.state.view(this.commons.get(this.forkAt(b.header.timestamp)), this.stateRootOf(b));
+  }
+
+  async accountAt(b: Block, address: Address): Promise<Account> {
+    return (await this.stateView(b).getAccount(address)) ?? new Account();
+  }
+
+  /**
+   * Rewinds the chain to block `n` (evm_revert): later blocks leave the canonical index.
+   */
+  async rewindTo(n: bigint, stateRoot: Uint8Array | undefined): Promise<void> {
+    const target = this.blockByNumber(n);
+    if (!target) throw new Error(`unknown block ${n}`);
+    const ops: Op[] = [];
+    for (let k = this.head.header.number; k > n; k--) {
+      const b = this.blockByNumber(k);
+      if (!b) continue;
+      for (const tx of this.txsOf(b)) ops.push(this.store.txLookupOp(tx.hash(), k, null));
+      ops.push(this.store.canonOp(k, null));
+      this.cache.delete(b.hashHex);
+    }
+    ops.push(this.store.headOp(target.hash));
+    const root = stateRoot ?? target.header.stateRoot;
+    ops.push(this.store.stateOverrideOp(target.hash, Buffer.compare(root, target.header.stateRoot) === 0 ? null : root));
+    await this.store.write(ops);
+    this.head = target;
+    this.headStateRoot = root;
+  }
+
+  /** Persists a state edit of the head (anvil_setBalance & co.). */
+  async setHeadState(root: Uint8Array): Promise<void> {
+    const ops: Op[] = [...this.state.nodes.takeBatch(), this.store.stateOverrideOp(this.head.hash, root)];
+    await this.store.write(ops);
+    this.state.nodes.settle();
+    this.headStateRoot = root;
+  }
+}
+
+/** Root of the trie {rlp(i) → item}, as for transactions and receipts. */
+export async function orderedTrieRoot(items: Uint8Array[]): Promise<Uint8Array> {
+  if (items.length === 0) return EMPTY_ROOT;
+  const trie = new MerklePatriciaTrie({ useKeyHashingFunction: keccak256 });
+  for (let i = 0; i < items.length; i++) await trie.put(RLP.encode(i), items[i]);
+  return trie.root();
+}
+
+export { EMPTY_UNCLE_HASH };

@@ -1,0 +1,226 @@
+// Subnet-EVM's block rules as the builder, pool and RPC need them — the glue between the chain
+// and the fee module (src/evm/fees), the chain config's rules (src/evm/config) and the stateful
+// precompiles (src/evm/precompiles): fee config at a parent (§7.3), child header fields (§7.4–7.7,
+// §9.1), coinbase (§8.7), precompile activation at block start (§6.4), TxAllowList (§8.4).
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Address } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import {
+  blockGasCost,
+  childExtraData,
+  childMinDelayExcess,
+  delayMsFromExcess,
+  estimateNextBaseFee,
+  nextBaseFee,
+  verifyBlockFee,
+  DEFAULT_FEE_CONFIG,
+  type FeeConfig,
+  type ForkSchedule,
+} from '../fees/index.js';
+import { isForkActive } from '../config/networkUpgrades.js';
+import {
+  applyPrecompileActivations,
+  builderCoinbase,
+  checkTxAllowed,
+  coinbaseRule,
+  configureEVM,
+  readFeeConfig,
+  txInvalidation,
+  FEE_MANAGER_ADDRESS,
+  type PrecompileConfig,
+  type PrecompileEnv,
+  type PrecompileRules,
+} from '../precompiles/index.js';
+import type { Block } from './blockchain.js';
+import type { ChainHeader } from './header.js';
+import { timeMs } from './header.js';
+import type { StoredReceipt } from './store.js';
+import type { PoolHead } from '../txpool/pool.js';
+import { effectiveTip } from '../txpool/pool.js';
+
+export interface Rules extends PrecompileRules {
+  isSubnetEVM: boolean;
+  isDurango: boolean;
+  isEtna: boolean;
+  isGranite: boolean;
+}
+
+/** What the chain needs from the chain config. */
+export interface ChainRulesView extends ForkSchedule {
+  chainId: bigint;
+  rulesAt(timestamp: bigint): Rules;
+  genesisFeeConfig: FeeConfig;
+  allowFeeRecipients: boolean;
+  /** Genesis precompile configs, then upgrade.json's, in order. */
+  precompileConfigs: readonly PrecompileConfig[];
+  /** VM config `min-delay-target` (ms) → desired excess, or null. */
+  desiredMinDelayExcess: bigint | null;
+}
+
+export interface ChildFields {
+  timestamp: bigint;
+  timestampMilliseconds?: bigint;
+  minDelayExcess?: bigint;
+  baseFee?: bigint;
+  gasLimit: bigint;
+  coinbase: Uint8Array;
+  feeConfig: FeeConfig;
+  /** Fee window for extraData (null before SubnetEVM). */
+  window: bigint[] | null;
+}
+
+const hexToBytes = (h: string) => Buffer.from(h.replace(/^0x/, ''), 'hex');
+
+export class Consensus {
+  private readonly rulesCache = new Map<bigint, Rules>();
+
+  constructor(
+    readonly rules: ChainRulesView,
+    readonly env: PrecompileEnv,
+    private readonly stateAt: (b: Block) => MerkleStateManager,
+    private readonly feeRecipient: string | undefined,
+  ) {}
+
+  rulesAt(ts: bigint): Rules {
+    let r = this.rulesCache.get(ts);
+    if (!r) {
+      r = this.rules.rulesAt(ts);
+      if (this.rulesCache.size > 256) this.rulesCache.clear();
+      this.rulesCache.set(ts, r);
+    }
+    return r;
+  }
+
+  /** Fee config governing the child of `parent` (§7.3), with FeeManager's lastChangedAt. */
+  async feeConfigAfter(parent: Block, parentState?: MerkleStateManager): Promise<{ feeConfig: FeeConfig; lastChangedAt?: bigint }> {
+    const pr = this.rulesAt(parent.header.timestamp);
+    if (!pr.isSubnetEVM) return { feeConfig: DEFAULT_FEE_CONFIG };
+    if (!pr.precompiles.has(FEE_MANAGER_ADDRESS)) return { feeConfig: this.rules.genesisFeeConfig, lastChangedAt: 0n };
+    return readFeeConfig(parentState ?? this.stateAt(parent));
+  }
+
+  /** Earliest time (ms) of a child of `parent`: Granite min delay; pre-Granite the same second. */
+  minChildMs(parent: Block): bigint {
+    const p = parent.header;
+    if (p.minDelayExcess !== undefined) return timeMs(p) + delayMsFromExcess(p.minDelayExcess);
+    return p.timestamp * 1000n;
+  }
+
+  async childFields(parent: Block, childMs: bigint, parentState: MerkleStateManager): Promise<ChildFields> {
+    const p = parent.header;
+    const timestamp = childMs / 1000n;
+    const rules = this.rulesAt(timestamp);
+    const { feeConfig } = await this.feeConfigAfter(parent, parentState);
+    const fees = nextBaseFee(this.rules, feeConfig, p, timestamp);
+    const f: ChildFields = {
+      timestamp,
+      gasLimit: rules.isSubnetEVM ? feeConfig.gasLimit : p.gasLimit,
+      baseFee: fees?.baseFee,
+      window: fees?.window ?? null,
+      feeConfig,
+      coinbase: new Uint8Array(20),
+    };
+    if (rules.isGranite) {
+      f.timestampMilliseconds = childMs;
+      f.minDelayExcess = childMinDelayExcess(p.minDelayExcess, this.rules.desiredMinDelayExcess);
+    }
+    const parentRules = this.rulesAt(p.timestamp);
+    const rule = await coinbaseRule(parentState, parentRules, this.rules.allowFeeRecipients);
+    f.coinbase = hexToBytes(builderCoinbase(rule, this.feeRecipient));
+    return f;
+  }
+
+  /** Block start: precompile activations (§6.4) and EVM wiring for the block's rules. */
+  async onBlockStart(vm: VM, sm: MerkleStateManager, parent: Block, header: ChainHeader, feeConfig: FeeConfig): Promise<void> {
+    await applyPrecompileActivations(sm, this.rules.precompileConfigs, parent.header.timestamp, header.timestamp, {
+      blockNumber: header.number,
+      feeConfig: this.rules.genesisFeeConfig,
+      allowFeeRecipients: this.rules.allowFeeRecipients,
+    });
+    void feeConfig;
+    configureEVM(vm.evm as never, this.rulesAt(header.timestamp), this.env);
+  }
+
+  /** Genesis state: precompiles active at genesis time (before alloc, §5.1). */
+  async genesisActivations(sm: MerkleStateManager, genesisTime: bigint): Promise<void> {
+    await applyPrecompileActivations(sm, this.rules.precompileConfigs, undefined, genesisTime, {
+      blockNumber: 0n,
+      feeConfig: this.rules.genesisFeeConfig,
+      allowFeeRecipients: this.rules.allowFeeRecipients,
+    });
+  }
+
+  /** For eth_call / tracing: the precompiles of the block's rules. */
+  async prepareVM(vm: VM, header: ChainHeader, _block: Block): Promise<void> {
+    configureEVM(vm.evm as never, this.rulesAt(header.timestamp), this.env);
+  }
+
+  /** TxAllowList at block building (state before the tx). Throws the reference text. */
+  async checkTxAllowed(sm: MerkleStateManager, from: Address, header: ChainHeader): Promise<void> {
+    const err = await checkTxAllowed(sm, this.rulesAt(header.timestamp), from.toString());
+    if (err) throw new Error(err);
+  }
+
+  /** After the txs: block gas cost, extraData, and the block-fee check (§7.6). */
+  finishHeader(parent: Block, header: ChainHeader, feeConfig: FeeConfig, txs: TypedTransaction[], receipts: StoredReceipt[]): { blockGasCost?: bigint; extraData: Uint8Array; window: bigint[] | null } {
+    const cost = blockGasCost(this.rules, feeConfig, parent.header, header.timestamp);
+    if (cost !== null) {
+      verifyBlockFee(
+        header.baseFee,
+        cost,
+        txs.map((tx, i) => ({ effectiveTip: effectiveTip(tx, header.baseFee ?? 0n), gasUsed: receipts[i].gasUsed })),
+      );
+    }
+    return { blockGasCost: cost ?? undefined, extraData: new Uint8Array(), window: null };
+  }
+
+  extraData(window: bigint[] | null, timestamp: bigint): Uint8Array {
+    return childExtraData(this.rules, window, timestamp);
+  }
+
+  invalidTxReason(vm: VM): string | undefined {
+    return txInvalidation(vm.evm as never) ?? undefined;
+  }
+
+  estimateNextBaseFee(head: Block, nowMs: bigint): bigint | undefined {
+    const fc = this.feeConfigAfterSync(head);
+    return estimateNextBaseFee(this.rules, fc, head.header, timeMs(head.header), nowMs) ?? undefined;
+  }
+
+  /** Cached fee config after the head (FeeManager reads need the state). */
+  private fcCache?: { hash: string; fc: FeeConfig };
+  feeConfigAfterSync(head: Block): FeeConfig {
+    if (this.fcCache?.hash === head.hashHex) return this.fcCache.fc;
+    return this.rulesAt(head.header.timestamp).isSubnetEVM ? this.rules.genesisFeeConfig : DEFAULT_FEE_CONFIG;
+  }
+  async refreshFeeConfig(head: Block): Promise<void> {
+    const { feeConfig } = await this.feeConfigAfter(head);
+    this.fcCache = { hash: head.hashHex, fc: feeConfig };
+  }
+
+  /** Facts the tx pool validates against, at the last accepted block. */
+  async poolHead(head: Block, view: MerkleStateManager = this.stateAt(head)): Promise<PoolHead> {
+    if (this.fcCache?.hash !== head.hashHex) await this.refreshFeeConfig(head);
+    const fc = this.feeConfigAfterSync(head);
+    const rules = this.rulesAt(head.header.timestamp);
+    return {
+      gasLimit: head.header.gasLimit,
+      minBaseFee: fc.minBaseFee,
+      isDurango: rules.isDurango,
+      getNonce: async (a) => (await view.getAccount(a))?.nonce ?? 0n,
+      getBalance: async (a) => (await view.getAccount(a))?.balance ?? 0n,
+      checkSender: async (a) => {
+        const err = await checkTxAllowed(view, rules, a.toString());
+        if (err) throw new Error(err);
+      },
+    };
+  }
+
+  isGraniteAt(ts: bigint): boolean {
+    return isForkActive(this.rules.networkUpgrades.graniteTimestamp, ts);
+  }
+}
+
+export type { PrecompileConfig };
+export { Address };

@@ -1,0 +1,84 @@
+// The dev chain's prefunded accounts: BIP-39 seed + BIP-32/BIP-44 (m/44'/60'/0'/0/i) derivation
+// of the well-known test mnemonic, plus the well-known Avalanche local key "ewoq".
+import { createHmac, pbkdf2Sync } from 'node:crypto';
+import { privateToPublic } from '@ethereumjs/util';
+import { keccak256 } from '../crypto.js';
+import { nativeSecp } from './secp.js';
+
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+/** Avalanche's well-known local-network key (address 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC). */
+export const EWOQ_PRIVATE_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027';
+export const DEV_ACCOUNT_COUNT = 10;
+
+export interface DevAccount {
+  address: string; // EIP-55 checksummed
+  privateKey: string; // 0x hex
+}
+
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+function toBig(b: Uint8Array): bigint {
+  return BigInt('0x' + (Buffer.from(b).toString('hex') || '0'));
+}
+function to32(x: bigint): Uint8Array {
+  return Buffer.from(x.toString(16).padStart(64, '0'), 'hex');
+}
+
+function publicKey(priv: Uint8Array, compressed: boolean): Uint8Array {
+  if (nativeSecp) return nativeSecp.publicKeyCreate(priv, compressed);
+  const xy = privateToPublic(priv); // 64 bytes, pure JS
+  if (!compressed) return Uint8Array.from([4, ...xy]);
+  return Uint8Array.from([xy[63] & 1 ? 3 : 2, ...xy.subarray(0, 32)]);
+}
+
+/** BIP-39 seed (no passphrase). */
+export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
+  return pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD')), Buffer.from(('mnemonic' + passphrase).normalize('NFKD')), 2048, 64, 'sha512');
+}
+
+/** BIP-32 private key at `path` (e.g. m/44'/60'/0'/0/0). */
+export function derivePrivateKey(seed: Uint8Array, path: string): Uint8Array {
+  let I = createHmac('sha512', 'Bitcoin seed').update(seed).digest();
+  let key = I.subarray(0, 32);
+  let chain = I.subarray(32);
+  const parts = path.split('/');
+  if (parts[0] !== 'm') throw new Error(`invalid derivation path ${path}`);
+  for (const part of parts.slice(1)) {
+    const hardened = part.endsWith("'");
+    const index = Number.parseInt(hardened ? part.slice(0, -1) : part, 10) + (hardened ? 0x80000000 : 0);
+    const data = Buffer.alloc(37);
+    if (hardened) Buffer.from(key).copy(data, 1);
+    else Buffer.from(publicKey(key, true)).copy(data, 0);
+    data.writeUInt32BE(index >>> 0, 33);
+    I = createHmac('sha512', chain).update(data).digest();
+    key = Buffer.from(to32((toBig(I.subarray(0, 32)) + toBig(key)) % N));
+    chain = I.subarray(32);
+  }
+  return key;
+}
+
+export function checksumAddress(addrHex: string): string {
+  const a = addrHex.toLowerCase().replace(/^0x/, '');
+  const h = Buffer.from(keccak256(Buffer.from(a, 'ascii'))).toString('hex');
+  let out = '0x';
+  for (let i = 0; i < 40; i++) out += parseInt(h[i], 16) >= 8 ? a[i].toUpperCase() : a[i];
+  return out;
+}
+
+export function privateKeyToAddress(priv: Uint8Array): string {
+  const pub = publicKey(priv, false).subarray(1);
+  return checksumAddress(Buffer.from(keccak256(pub).subarray(12)).toString('hex'));
+}
+
+/** The 10 mnemonic accounts followed by the ewoq key. */
+export function devAccounts(mnemonic = DEV_MNEMONIC, count = DEV_ACCOUNT_COUNT): DevAccount[] {
+  const seed = mnemonicToSeed(mnemonic);
+  const out: DevAccount[] = [];
+  for (let i = 0; i < count; i++) {
+    const k = derivePrivateKey(seed, `m/44'/60'/0'/0/${i}`);
+    out.push({ address: privateKeyToAddress(k), privateKey: '0x' + Buffer.from(k).toString('hex') });
+  }
+  const ewoq = Buffer.from(EWOQ_PRIVATE_KEY.slice(2), 'hex');
+  out.push({ address: privateKeyToAddress(ewoq), privateKey: EWOQ_PRIVATE_KEY });
+  return out;
+}

@@ -1,0 +1,109 @@
+// Transaction execution with @ethereumjs/vm under Subnet-EVM's rules (reference §9.3): the whole
+// fee (base + tip) goes to the coinbase, no refunds (VM params, see common.ts), DIFFICULTY and
+// PREVRANDAO read 1, BLOBBASEFEE 1 wei, GASLIMIT the fee-config gas limit.
+import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, Address, createAddressFromString } from '@ethereumjs/util';
+import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
+import type { StateManagerInterface } from '@ethereumjs/common';
+import { subnetEvmVmParams } from './common.js';
+import type { ChainHeader } from './header.js';
+
+const ONE_32 = (() => {
+  const b = new Uint8Array(32);
+  b[31] = 1;
+  return b;
+})();
+
+/** The block fields the EVM reads, as the duck-typed Block runTx expects. */
+export function execBlock(h: ChainHeader, common: Common, opts: { baseFee?: bigint } = {}): never {
+  const header = {
+    number: h.number,
+    timestamp: h.timestamp,
+    gasLimit: h.gasLimit,
+    gasUsed: 0n,
+    baseFeePerGas: opts.baseFee ?? h.baseFee ?? 0n,
+    coinbase: new Address(h.coinbase),
+    prevRandao: ONE_32,
+    mixHash: ONE_32,
+    difficulty: 1n,
+    excessBlobGas: 0n,
+    slotNumber: 0n,
+    getBlobGasPrice: () => 1n,
+  };
+  return { header, common, transactions: [] } as never;
+}
+
+/** BLOCKHASH source: canonical hashes by number. */
+export function blockHashSource(lookup: (n: bigint) => Uint8Array | undefined): EVMMockBlockchainInterface {
+  const bc: EVMMockBlockchainInterface = {
+    async getBlock(n: number) {
+      const h = lookup(BigInt(n));
+      if (!h) throw new Error('block not found');
+      return { hash: () => h } as never;
+    },
+    async putBlock() {},
+    shallowCopy: () => bc,
+  };
+  return bc;
+}
+
+export async function makeVM(common: Common, stateManager: StateManagerInterface, blockchain: EVMMockBlockchainInterface): Promise<VM> {
+  return createVM({
+    common,
+    stateManager: stateManager as never,
+    blockchain: blockchain as never,
+    params: subnetEvmVmParams() as never,
+    evmOpts: {},
+  });
+}
+
+export interface TxOutcome {
+  result: RunTxResult;
+  gasUsed: bigint;
+}
+
+/**
+ * Runs one tx in a block and credits the base-fee part of the fee to the coinbase as well
+ * (ethereumjs pays only the tip and burns the base fee; Subnet-EVM pays everything).
+ */
+export async function runTxSubnetEVM(
+  vm: VM,
+  tx: TypedTransaction,
+  block: never,
+  blockGasUsed: bigint,
+  opts: { skipNonce?: boolean; skipBalance?: boolean } = {},
+): Promise<TxOutcome> {
+  const result = await runTx(vm, {
+    tx,
+    block,
+    blockGasUsed,
+    skipHardForkValidation: true,
+    skipBlockGasLimitValidation: true,
+    skipNonce: opts.skipNonce,
+    skipBalance: opts.skipBalance,
+  });
+  const header = (block as { header: { baseFeePerGas: bigint; coinbase: Address } }).header;
+  const basePart = result.totalGasSpent * header.baseFeePerGas;
+  if (basePart > 0n) {
+    const sm = vm.stateManager;
+    const acc = (await sm.getAccount(header.coinbase)) ?? new Account();
+    acc.balance += basePart;
+    await sm.putAccount(header.coinbase, acc);
+  }
+  return { result, gasUsed: result.totalGasSpent };
+}
+
+/**
+ * A tx whose sender is given rather than recovered (eth_call, impersonated accounts). It carries
+ * a fake signature (r = sender) so it has a stable, distinct hash.
+ */
+export function withSender<T extends TypedTransaction>(tx: T, from: Address): T {
+  const t = tx as unknown as { getSenderAddress(): Address; getSenderPublicKey(): Uint8Array; isSigned(): boolean };
+  Object.defineProperty(t, 'getSenderAddress', { value: () => from, configurable: true });
+  Object.defineProperty(t, 'isSigned', { value: () => true, configurable: true });
+  return tx;
+}
+
+export const ZERO_ADDRESS = createAddressFromString('0x0000000000000000000000000000000000000000');

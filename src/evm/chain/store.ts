@@ -1,0 +1,144 @@
+// Block, receipt and index storage in the chain's LMDB store. One block = one LMDB transaction
+// (block, receipts, tx lookups, canonical index, head pointer, and the state trie nodes), so a
+// crash leaves either the whole block or none of it.
+import { RLP } from '@ethereumjs/rlp';
+import type { KVStore } from '../../db/database.js';
+
+const enc = (s: string) => Buffer.from(s, 'latin1');
+const K_HEAD = enc('head');
+const K_CHAIN_META = enc('meta');
+const P_CANON = 0x4e; // 'N' + u64 number → hash
+const P_BLOCK = 0x42; // 'B' + hash → rlp([headerRLP, [raw tx], [sender]])
+const P_RECEIPTS = 0x52; // 'R' + hash → rlp([[type, status, cumGas, [logs], gasUsed]])
+const P_TXLOOKUP = 0x54; // 'T' + tx hash → u64 number ‖ u32 index
+const P_STATE_OVERRIDE = 0x4f; // 'O' + block hash → state root after test-control edits
+
+export type Op = [Uint8Array, Uint8Array | null];
+
+function key(prefix: number, body: Uint8Array): Uint8Array {
+  const k = Buffer.allocUnsafe(1 + body.length);
+  k[0] = prefix;
+  k.set(body, 1);
+  return k;
+}
+function u64(n: bigint): Uint8Array {
+  const b = Buffer.allocUnsafe(8);
+  b.writeBigUInt64BE(n);
+  return b;
+}
+
+export interface StoredLog {
+  address: Uint8Array;
+  topics: Uint8Array[];
+  data: Uint8Array;
+}
+export interface StoredReceipt {
+  type: number;
+  status: 0 | 1;
+  cumulativeGasUsed: bigint;
+  gasUsed: bigint;
+  logs: StoredLog[];
+  /** Contract created by this tx, if any. */
+  contractAddress?: Uint8Array;
+}
+export interface StoredBody {
+  headerRLP: Uint8Array;
+  txs: Uint8Array[];
+  senders: Uint8Array[];
+}
+
+function bigToBytes(n: bigint): Uint8Array {
+  if (n === 0n) return new Uint8Array();
+  let h = n.toString(16);
+  if (h.length % 2) h = '0' + h;
+  return Buffer.from(h, 'hex');
+}
+function bytesToBig(b: Uint8Array): bigint {
+  return b.length === 0 ? 0n : BigInt('0x' + Buffer.from(b).toString('hex'));
+}
+
+export class ChainStore {
+  constructor(readonly db: KVStore) {}
+
+  head(): Uint8Array | undefined {
+    return this.db.get(K_HEAD);
+  }
+  meta(): Uint8Array | undefined {
+    return this.db.get(K_CHAIN_META);
+  }
+  metaOp(v: Uint8Array): Op {
+    return [K_CHAIN_META, v];
+  }
+  headOp(hash: Uint8Array): Op {
+    return [K_HEAD, hash];
+  }
+
+  canonicalHash(n: bigint): Uint8Array | undefined {
+    return this.db.get(key(P_CANON, u64(n)));
+  }
+  canonOp(n: bigint, hash: Uint8Array | null): Op {
+    return [key(P_CANON, u64(n)), hash];
+  }
+
+  body(hash: Uint8Array): StoredBody | undefined {
+    const v = this.db.get(key(P_BLOCK, hash));
+    if (!v) return undefined;
+    const [h, txs, senders] = RLP.decode(v) as [Uint8Array, Uint8Array[], Uint8Array[]];
+    return { headerRLP: h, txs, senders };
+  }
+  bodyOp(hash: Uint8Array, b: StoredBody): Op {
+    return [key(P_BLOCK, hash), RLP.encode([b.headerRLP, b.txs, b.senders])];
+  }
+
+  receipts(hash: Uint8Array): StoredReceipt[] | undefined {
+    const v = this.db.get(key(P_RECEIPTS, hash));
+    if (!v) return undefined;
+    return (RLP.decode(v) as unknown as Uint8Array[][]).map((r) => {
+      const [type, status, cum, logs, gasUsed, contract] = r as unknown as [Uint8Array, Uint8Array, Uint8Array, Uint8Array[][][], Uint8Array, Uint8Array];
+      return {
+        type: Number(bytesToBig(type)),
+        status: bytesToBig(status) === 1n ? 1 : 0,
+        cumulativeGasUsed: bytesToBig(cum),
+        gasUsed: bytesToBig(gasUsed),
+        logs: (logs as unknown as [Uint8Array, Uint8Array[], Uint8Array][]).map(([address, topics, data]) => ({ address, topics, data })),
+        contractAddress: contract.length ? contract : undefined,
+      } satisfies StoredReceipt;
+    });
+  }
+  receiptsOp(hash: Uint8Array, rs: StoredReceipt[]): Op {
+    const list = rs.map((r) => [
+      bigToBytes(BigInt(r.type)),
+      bigToBytes(BigInt(r.status)),
+      bigToBytes(r.cumulativeGasUsed),
+      r.logs.map((l) => [l.address, l.topics, l.data]),
+      bigToBytes(r.gasUsed),
+      r.contractAddress ?? new Uint8Array(),
+    ]);
+    return [key(P_RECEIPTS, hash), RLP.encode(list as never)];
+  }
+
+  txLookup(txHash: Uint8Array): { number: bigint; index: number } | undefined {
+    const v = this.db.get(key(P_TXLOOKUP, txHash));
+    if (!v) return undefined;
+    const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    return { number: b.readBigUInt64BE(0), index: b.readUInt32BE(8) };
+  }
+  txLookupOp(txHash: Uint8Array, number: bigint, index: number | null): Op {
+    if (index === null) return [key(P_TXLOOKUP, txHash), null];
+    const b = Buffer.allocUnsafe(12);
+    b.writeBigUInt64BE(number, 0);
+    b.writeUInt32BE(index, 8);
+    return [key(P_TXLOOKUP, txHash), b];
+  }
+
+  stateOverride(blockHash: Uint8Array): Uint8Array | undefined {
+    return this.db.get(key(P_STATE_OVERRIDE, blockHash));
+  }
+  stateOverrideOp(blockHash: Uint8Array, root: Uint8Array | null): Op {
+    return [key(P_STATE_OVERRIDE, blockHash), root];
+  }
+
+  write(ops: Op[]): Promise<void> {
+    return this.db.write(ops);
+  }
+}

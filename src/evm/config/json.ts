@@ -1,0 +1,152 @@
+// A small JSON parser that keeps integers exact: genesis and upgrade files carry numbers beyond
+// 2^53 (balances, fee config fields), which JSON.parse would round.
+//   parseJson(text) → JsonValue: integer literals become bigint, other numbers a JS number,
+//   objects are null-prototype records (so keys like "__proto__" are plain data).
+// Errors mimic Go's encoding/json texts where a user can see them.
+
+export type JsonValue = null | boolean | string | bigint | number | JsonValue[] | JsonObject;
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+export class JsonSyntaxError extends Error {}
+
+export function parseJson(text: string): JsonValue {
+  const p = new Parser(text);
+  p.ws();
+  const v = p.value();
+  p.ws();
+  if (p.i < text.length) throw new JsonSyntaxError(`invalid character '${text[p.i]}' after top-level value`);
+  return v;
+}
+
+export function parseJsonBytes(bytes: Uint8Array): JsonValue {
+  return parseJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+}
+
+export function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Go-style name of a JSON value's type for "cannot unmarshal X into ..." messages. */
+export function jsonTypeName(v: JsonValue): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'bigint' || typeof v === 'number') return 'number';
+  if (Array.isArray(v)) return 'array';
+  return 'object';
+}
+
+const NUMBER_RE = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
+class Parser {
+  i = 0;
+  constructor(private readonly s: string) {}
+
+  ws(): void {
+    const s = this.s;
+    while (this.i < s.length) {
+      const c = s.charCodeAt(this.i);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.i++;
+      else break;
+    }
+  }
+
+  fail(): never {
+    if (this.i >= this.s.length) throw new JsonSyntaxError('unexpected end of JSON input');
+    throw new JsonSyntaxError(`invalid character '${this.s[this.i]}' looking for beginning of value`);
+  }
+
+  value(): JsonValue {
+    const s = this.s;
+    const c = s[this.i];
+    if (c === '{') return this.object();
+    if (c === '[') return this.array();
+    if (c === '"') return this.string();
+    if (c === 't' && s.startsWith('true', this.i)) return (this.i += 4), true;
+    if (c === 'f' && s.startsWith('false', this.i)) return (this.i += 5), false;
+    if (c === 'n' && s.startsWith('null', this.i)) return (this.i += 4), null;
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
+      NUMBER_RE.lastIndex = this.i;
+      const m = NUMBER_RE.exec(s);
+      if (!m) this.fail();
+      this.i += m[0].length;
+      return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : Number(m[0]);
+    }
+    return this.fail();
+  }
+
+  object(): JsonObject {
+    const out = Object.create(null) as JsonObject;
+    this.i++;
+    this.ws();
+    if (this.s[this.i] === '}') return this.i++, out;
+    for (;;) {
+      this.ws();
+      if (this.s[this.i] !== '"') this.expect('looking for beginning of object key string');
+      const k = this.string();
+      this.ws();
+      if (this.s[this.i] !== ':') this.expect('after object key');
+      this.i++;
+      this.ws();
+      out[k] = this.value();
+      this.ws();
+      const c = this.s[this.i];
+      if (c === ',') this.i++;
+      else if (c === '}') return this.i++, out;
+      else this.expect('after object key:value pair');
+    }
+  }
+
+  array(): JsonValue[] {
+    const out: JsonValue[] = [];
+    this.i++;
+    this.ws();
+    if (this.s[this.i] === ']') return this.i++, out;
+    for (;;) {
+      this.ws();
+      out.push(this.value());
+      this.ws();
+      const c = this.s[this.i];
+      if (c === ',') this.i++;
+      else if (c === ']') return this.i++, out;
+      else this.expect('after array element');
+    }
+  }
+
+  string(): string {
+    const s = this.s;
+    const start = this.i;
+    let j = start + 1;
+    let simple = true;
+    for (; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        simple = false;
+        j++;
+      } else if (c < 0x20) {
+        this.i = j;
+        throw new JsonSyntaxError('invalid character in string literal');
+      }
+    }
+    if (j >= s.length) {
+      this.i = s.length;
+      this.fail();
+    }
+    this.i = j + 1;
+    const raw = s.slice(start, j + 1);
+    if (simple) return raw.slice(1, -1);
+    try {
+      return JSON.parse(raw) as string;
+    } catch {
+      throw new JsonSyntaxError('invalid escape in string literal');
+    }
+  }
+
+  expect(ctx: string): never {
+    if (this.i >= this.s.length) throw new JsonSyntaxError('unexpected end of JSON input');
+    throw new JsonSyntaxError(`invalid character '${this.s[this.i]}' ${ctx}`);
+  }
+}

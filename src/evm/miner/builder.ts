@@ -1,0 +1,217 @@
+// Block building (reference §9.1): header fields from the parent and the fee rules, txs from the
+// pool in price-and-nonce order, execution on the live state, roots, and the block's LMDB ops.
+import { Capability, type TypedTransaction } from '@ethereumjs/tx';
+import { Address } from '@ethereumjs/util';
+import { encodeReceipt, type VM } from '@ethereumjs/vm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { Blockchain, Block } from '../chain/blockchain.js';
+import { orderedTrieRoot } from '../chain/blockchain.js';
+import type { Consensus } from '../chain/consensus.js';
+import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
+import { EMPTY_UNCLE_HASH, ZERO_HASH, hashHeader, type ChainHeader } from '../chain/header.js';
+import type { Op, StoredReceipt } from '../chain/store.js';
+import type { EvmFork } from '../chain/common.js';
+import type { PoolTx, TxPool } from '../txpool/pool.js';
+
+const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+const MIN_TX_GAS = 21000n;
+const MAX_BLOCK_TX_BYTES = 1800 * 1024;
+
+export interface Built {
+  block: Block;
+  receipts: StoredReceipt[];
+  ops: Op[];
+  stateRoot: Uint8Array;
+  included: PoolTx[];
+}
+
+export class BlockBuilder {
+  private sm?: MerkleStateManager;
+  private smRoot?: string;
+  private readonly vms = new Map<EvmFork, VM>();
+
+  constructor(
+    private readonly chain: Blockchain,
+    private readonly consensus: Consensus,
+    private readonly pool: TxPool,
+  ) {}
+
+  /** The live state manager positioned at the head state (recreated after rewinds/edits). */
+  private liveState(): MerkleStateManager {
+    const root = hex(this.chain.headStateRoot);
+    if (!this.sm || this.smRoot !== root) {
+      this.sm = this.chain.state.live(this.chain.commons.get('cancun'), this.chain.headStateRoot);
+      this.smRoot = root;
+      this.vms.clear();
+    }
+    return this.sm;
+  }
+
+  private async vmFor(fork: EvmFork): Promise<VM> {
+    let vm = this.vms.get(fork);
+    if (!vm) {
+      const sm = this.liveState();
+      vm = await makeVM(this.chain.commons.get(fork), sm, blockHashSource((n) => this.chain.store.canonicalHash(n) ?? undefined));
+      this.vms.set(fork, vm);
+    }
+    return vm;
+  }
+
+  /** Applies a test-control edit to the head state; returns the new root (not yet written). */
+  async editHeadState(fn: (sm: MerkleStateManager) => Promise<void>): Promise<Uint8Array> {
+    const sm = this.liveState();
+    await sm.checkpoint();
+    try {
+      await fn(sm);
+      await sm.commit();
+    } catch (e) {
+      await sm.revert();
+      throw e;
+    }
+    const root = await sm.getStateRoot();
+    this.smRoot = hex(root);
+    return root;
+  }
+
+  /**
+   * Builds the next block at `timeMs`. Returns undefined when no tx could be included and
+   * `allowEmpty` is false (Subnet-EVM never builds empty blocks on its own).
+   */
+  async build(timeMs: bigint, allowEmpty: boolean): Promise<Built | undefined> {
+    const chain = this.chain;
+    const parent = chain.head;
+    const sm = this.liveState();
+    const fields = await this.consensus.childFields(parent, timeMs, chain.stateView(parent));
+    const rules = chain.rules.rulesAt(fields.timestamp);
+    const fork = chain.forkAt(fields.timestamp);
+    const vm = await this.vmFor(fork);
+    const common = this.chain.commons.get(fork);
+    const header: ChainHeader = {
+      parentHash: parent.hash,
+      uncleHash: EMPTY_UNCLE_HASH,
+      coinbase: fields.coinbase,
+      stateRoot: ZERO_HASH,
+      transactionsRoot: ZERO_HASH,
+      receiptsRoot: ZERO_HASH,
+      logsBloom: new Uint8Array(256),
+      difficulty: 1n,
+      number: parent.header.number + 1n,
+      gasLimit: fields.gasLimit,
+      gasUsed: 0n,
+      timestamp: fields.timestamp,
+      extraData: new Uint8Array(),
+      mixHash: ZERO_HASH,
+      nonce: new Uint8Array(8),
+      baseFee: fields.baseFee,
+      blockGasCost: undefined,
+      timestampMilliseconds: fields.timestampMilliseconds,
+      minDelayExcess: fields.minDelayExcess,
+    };
+    if (rules.isEtna) {
+      header.blobGasUsed = 0n;
+      header.excessBlobGas = 0n;
+      header.parentBeaconRoot = ZERO_HASH;
+    }
+    const baseFee = fields.baseFee ?? 0n;
+    const execCtx = execBlock(header, common);
+
+    await sm.checkpoint();
+    try {
+      await this.consensus.onBlockStart(vm, sm, parent, header, fields.feeConfig);
+      const included: PoolTx[] = [];
+      const txs: TypedTransaction[] = [];
+      const receipts: StoredReceipt[] = [];
+      const receiptBytes: Uint8Array[] = [];
+      const bloom = new Uint8Array(256);
+      let gasUsed = 0n;
+      let bytes = 0;
+      const it = this.pool.ordered(baseFee);
+      let next = it.next();
+      while (!next.done) {
+        const p = next.value;
+        let skipSender = false;
+        const gasLeft = header.gasLimit - gasUsed;
+        if (gasLeft < MIN_TX_GAS) break;
+        const tx = p.tx;
+        if (tx.gasLimit > gasLeft || bytes + p.raw.length > MAX_BLOCK_TX_BYTES) {
+          next = it.next(true);
+          continue;
+        }
+        const from = new Address(Buffer.from(p.from.slice(2), 'hex'));
+        try {
+          await this.consensus.checkTxAllowed(sm, from, header);
+          const acc = await sm.getAccount(from);
+          const nonce = acc?.nonce ?? 0n;
+          if (tx.nonce < nonce) {
+            this.pool.remove(p.hash);
+            next = it.next(false);
+            continue;
+          }
+          if (tx.nonce > nonce) throw new Error('nonce gap');
+          const { result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed);
+          gasUsed += result.totalGasSpent;
+          bytes += p.raw.length;
+          const logs = result.execResult.logs ?? [];
+          const status = result.execResult.exceptionError ? 0 : 1;
+          const r = {
+            status: status as 0 | 1,
+            cumulativeBlockGasUsed: gasUsed,
+            bitvector: result.bloom.bitvector,
+            logs,
+          };
+          receiptBytes.push(encodeReceipt(r, tx.type));
+          for (let k = 0; k < 256; k++) bloom[k] |= result.bloom.bitvector[k];
+          receipts.push({
+            type: tx.type,
+            status: status as 0 | 1,
+            cumulativeGasUsed: gasUsed,
+            gasUsed: result.totalGasSpent,
+            logs: logs.map(([address, topics, data]) => ({ address, topics, data })),
+            contractAddress: result.createdAddress?.bytes,
+          });
+          txs.push(tx);
+          included.push(p);
+        } catch {
+          skipSender = true;
+        }
+        next = it.next(skipSender);
+      }
+      if (txs.length === 0 && !allowEmpty) {
+        await sm.revert();
+        this.chain.state.nodes.discard();
+        return undefined;
+      }
+      header.gasUsed = gasUsed;
+      header.logsBloom = bloom;
+      const finish = this.consensus.finishHeader(parent, header, fields.feeConfig, txs, receipts);
+      header.blockGasCost = finish.blockGasCost;
+      header.extraData = this.consensus.extraData(fields.window, header.timestamp);
+      await sm.commit();
+      const stateRoot = await sm.getStateRoot();
+      this.smRoot = hex(stateRoot);
+      header.stateRoot = stateRoot;
+      header.transactionsRoot = await orderedTrieRoot(included.map((p) => p.raw));
+      header.receiptsRoot = await orderedTrieRoot(receiptBytes);
+      const hash = hashHeader(header);
+      const block: Block = {
+        hash,
+        hashHex: hex(hash),
+        header,
+        rawTxs: included.map((p) => p.raw),
+        senders: included.map((p) => Buffer.from(p.from.slice(2), 'hex')),
+        _txs: txs,
+      };
+      const ops = [...this.chain.state.nodes.takeBatch(), ...this.chain.blockOps(block, receipts)];
+      return { block, receipts, ops, stateRoot, included };
+    } catch (e) {
+      // Abandon the block: state back to the parent's.
+      this.sm = undefined;
+      this.chain.state.nodes.discard();
+      throw e;
+    }
+  }
+}
+
+export function isProtected(tx: TypedTransaction): boolean {
+  return tx.type !== 0 || tx.supports(Capability.EIP155ReplayProtection);
+}

@@ -1,0 +1,174 @@
+// Mining modes: automine (default: a block as soon as txs arrive; txs that arrive while a block
+// is being written go together into the next one), interval mining (a block every blockTime ms,
+// empty ones included, like Anvil's --block-time), and manual (evm_mine only). Block building
+// and the block's durable write run under one Mutex (it shows up in admin.lockProfile).
+import { Mutex } from '../../profiler/locks.js';
+import type { Logger } from '../../logging/logger.js';
+import type { Blockchain, Block } from '../chain/blockchain.js';
+import type { StoredReceipt } from '../chain/store.js';
+import type { TxPool } from '../txpool/pool.js';
+import type { BlockBuilder } from './builder.js';
+import { timeMs } from '../chain/header.js';
+
+export interface MinedBlock {
+  block: Block;
+  receipts: StoredReceipt[];
+}
+
+/** The chain's clock: node time plus the evm_increaseTime offset, and one-shot next timestamps. */
+export class ChainClock {
+  offsetMs = 0n;
+  nextTimestampMs?: bigint;
+  constructor(private readonly nodeNow: () => number) {}
+  nowMs(): bigint {
+    return BigInt(Math.floor(this.nodeNow())) + this.offsetMs;
+  }
+}
+
+export class Miner {
+  readonly lock: Mutex;
+  automine = true;
+  private intervalMs = 0;
+  private timer?: NodeJS.Timeout;
+  private scheduled = false;
+  private closed = false;
+  private readonly listeners: ((m: MinedBlock) => void)[] = [];
+  /** Resolvers waiting for the block that includes a tx hash (automine answers). */
+  private readonly waiting = new Map<string, ((b: Block | undefined) => void)[]>();
+
+  constructor(
+    private readonly chain: Blockchain,
+    private readonly pool: TxPool,
+    private readonly builder: BlockBuilder,
+    readonly clock: ChainClock,
+    /** Minimum child time for a parent (Granite min delay, pre-Granite same second allowed). */
+    private readonly minChildMs: (parent: Block) => bigint,
+    private readonly log: Logger,
+    lockName: string,
+  ) {
+    this.lock = new Mutex(lockName);
+  }
+
+  onBlock(fn: (m: MinedBlock) => void): () => void {
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  get interval(): number {
+    return this.intervalMs;
+  }
+
+  setIntervalMining(ms: number): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.intervalMs = ms;
+    if (ms > 0 && !this.closed) {
+      this.timer = setInterval(() => {
+        this.mine({ allowEmpty: true }).catch((e) => this.log.warn('interval mining failed', { error: (e as Error).message }));
+      }, ms);
+      this.timer.unref?.();
+    }
+  }
+
+  /** A tx entered the pool. In automine mode, build soon (coalescing concurrent arrivals). */
+  txAdded(): void {
+    if (!this.automine || this.closed) return;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
+    });
+  }
+
+  /** Resolves when `txHash` is in a block (or undefined if it left the pool without one). */
+  waitForTx(txHash: string): Promise<Block | undefined> {
+    return new Promise((resolve) => {
+      const list = this.waiting.get(txHash) ?? [];
+      list.push(resolve);
+      this.waiting.set(txHash, list);
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.automine && !this.closed && this.pool.hasExecutable()) {
+        const m = await this.mine({ allowEmpty: false });
+        if (!m) break;
+      }
+    } catch (e) {
+      this.log.warn('automine failed', { error: (e as Error).message });
+    } finally {
+      this.releaseStranded();
+    }
+  }
+
+  /** Waiters whose tx is no longer in the pool and not mined get `undefined`. */
+  private releaseStranded(): void {
+    for (const [hash, list] of this.waiting) {
+      if (this.pool.get(hash)) continue;
+      if (this.chain.findTx(Buffer.from(hash.slice(2), 'hex'))) continue;
+      this.waiting.delete(hash);
+      for (const r of list) r(undefined);
+    }
+  }
+
+  /** Builds, writes (durably) and accepts one block. */
+  async mine(opts: { allowEmpty: boolean; timestampMs?: bigint }): Promise<MinedBlock | undefined> {
+    const release = await this.lock.acquire();
+    let mined: MinedBlock | undefined;
+    try {
+      if (this.closed) return undefined;
+      const parent = this.chain.head;
+      let t = opts.timestampMs ?? this.clock.nextTimestampMs ?? this.clock.nowMs();
+      const min = this.minChildMs(parent);
+      if (t < min) t = min;
+      const built = await this.builder.build(t, opts.allowEmpty);
+      if (!built) return undefined;
+      await this.chain.store.write(built.ops);
+      this.chain.state.nodes.settle();
+      this.chain.accepted(built.block, built.receipts, built.stateRoot);
+      if (opts.timestampMs === undefined) this.clock.nextTimestampMs = undefined;
+      mined = { block: built.block, receipts: built.receipts };
+      await this.pool.reset(async (from) => (await this.chain.accountAt(this.chain.head, addressOf(from))).nonce);
+    } finally {
+      release();
+    }
+    for (const l of this.listeners) {
+      try {
+        l(mined);
+      } catch (e) {
+        this.log.warn('block listener failed', { error: (e as Error).message });
+      }
+    }
+    for (const tx of this.chain.txsOf(mined.block)) {
+      const h = '0x' + Buffer.from(tx.hash()).toString('hex');
+      const list = this.waiting.get(h);
+      if (list) {
+        this.waiting.delete(h);
+        for (const r of list) r(mined.block);
+      }
+    }
+    return mined;
+  }
+
+  /** Time of the parent, for evm_setNextBlockTimestamp checks. */
+  headTimeMs(): bigint {
+    return timeMs(this.chain.head.header);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    for (const list of this.waiting.values()) for (const r of list) r(undefined);
+    this.waiting.clear();
+  }
+}
+
+import { Address } from '@ethereumjs/util';
+function addressOf(from: string): Address {
+  return new Address(Buffer.from(from.slice(2), 'hex'));
+}

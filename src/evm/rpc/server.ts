@@ -1,0 +1,678 @@
+// The geth-style JSON-RPC 2.0 server behind a chain's /rpc and /ws endpoints
+// (reference: subnet-evm.md §1.1, §1.5, §9.4; behaviour of go-ethereum's rpc package, which
+// Subnet-EVM forks as graft/evm/rpc): positional params, batches with limits, notifications,
+// subscriptions over WebSocket, and geth's exact error codes and texts.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import type { Logger } from '../../logging/logger.js';
+import type { RouteHandler } from '../../server/router.js';
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** One WebSocket client of /ws. Subscriptions made on it end when it closes. */
+export interface WsConnection {
+  readonly id: number;
+  readonly remoteAddress: string | undefined;
+  readonly closed: boolean;
+}
+
+export interface CallContext {
+  /** present on /ws */
+  connection?: WsConnection;
+}
+
+export type RpcMethod = (params: unknown[], ctx: CallContext) => unknown | Promise<unknown>;
+
+export interface SubscriptionSource {
+  /** eth_subscribe kinds (newHeads, logs, newPendingTransactions, newAcceptedTransactions):
+      start delivering with `emit`; return the unsubscribe function. Throw RpcError for bad params
+      (use `subscriptionNotFound(kind)` for an unknown kind). `params` are the eth_subscribe params
+      as sent, so params[0] is the kind and the kind's own arguments are numbered from 1 in
+      `invalid argument N` texts, as in geth. */
+  subscribe(kind: string, params: unknown[], emit: (result: unknown) => void): () => void;
+}
+
+export interface EthRpcOptions {
+  methods: Map<string, RpcMethod>; // full names: 'eth_chainId', ...
+  subscriptions?: SubscriptionSource;
+  batchRequestLimit: number; // 1000
+  batchResponseMaxSize: number; // 25_000_000
+  bodyLimit: number; // 5 MiB like geth
+  log: Logger;
+  /** WebSocket message size limit (geth: 32 MiB). */
+  wsMessageLimit?: number;
+}
+
+export interface EthRpcHandlers {
+  rpc: RouteHandler;
+  ws: RouteHandler;
+  /** Closes every WebSocket connection (ending their subscriptions). */
+  close(): void;
+}
+
+/** geth's error for an unknown subscription kind (code -32601). */
+export function subscriptionNotFound(kind: string, namespace = 'eth'): RpcError {
+  return new RpcError(-32601, `no ${JSON.stringify(kind)} subscription in ${namespace} namespace`);
+}
+
+export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
+export const WS_MESSAGE_LIMIT = 32 * 1024 * 1024;
+const WS_PING_INTERVAL_MS = 30_000;
+const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
+
+// ---------------------------------------------------------------------------------------------
+// JSON writing
+
+const BIGINT_MARK = '\u0000bigint:';
+const BIGINT_MARK_JSON = /"\\u0000bigint:(-?\d+)"/g;
+const GO_ESCAPED = /[<>&\u2028\u2029]/;
+const GO_ESCAPED_G = /[<>&\u2028\u2029]/g;
+const GO_ESCAPES: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
+function bigintReplacer(_k: string, v: unknown): unknown {
+  return typeof v === 'bigint' ? BIGINT_MARK + v.toString() : v;
+}
+
+/**
+ * JSON text of a result as Go's encoding/json writes it: bigint as a bare number, <, >, & and
+ * U+2028/9 escaped. The common case (no bigint) costs one JSON.stringify; a bigint makes the
+ * native stringify throw, and only then do we walk with a replacer.
+ */
+export function toJSON(v: unknown): string {
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch (e) {
+    if (!(e instanceof TypeError) || !/BigInt/.test(e.message)) throw e;
+    s = JSON.stringify(v, bigintReplacer).replace(BIGINT_MARK_JSON, '$1');
+  }
+  if (s === undefined) return 'null';
+  return GO_ESCAPED.test(s) ? s.replace(GO_ESCAPED_G, (c) => GO_ESCAPES[c]) : s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+/** A decoded request, with Go encoding/json's view of the envelope (case-insensitive keys,
+ *  wrongly typed members left empty). `id` is undefined when absent, null when `null`. */
+interface Msg {
+  version: string;
+  id: unknown;
+  method: string;
+  params: unknown;
+  hasParams: boolean;
+  isResponse: boolean;
+}
+
+const INVALID_MSG: Msg = { version: '', id: undefined, method: '', params: undefined, hasParams: false, isResponse: false };
+
+function readMsg(raw: unknown): Msg {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return INVALID_MSG;
+  const o = raw as Record<string, unknown>;
+  let version = '';
+  let id: unknown;
+  let method = '';
+  let params: unknown;
+  let hasParams = false;
+  let hasResult = false;
+  let hasError = false;
+  for (const k in o) {
+    const v = o[k];
+    let key = k;
+    if (k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params') key = k.toLowerCase();
+    switch (key) {
+      case 'jsonrpc':
+        version = typeof v === 'string' ? v : '';
+        break;
+      case 'id':
+        id = v;
+        break;
+      case 'method':
+        method = typeof v === 'string' ? v : '';
+        break;
+      case 'params':
+        params = v;
+        hasParams = true;
+        break;
+      case 'result':
+        hasResult = true;
+        break;
+      case 'error':
+        hasError = v !== null && typeof v === 'object' && !Array.isArray(v);
+        break;
+    }
+  }
+  const isResponse = version === '2.0' && id !== undefined && method === '' && !hasParams && (hasResult || hasError);
+  return { version, id, method, params, hasParams, isResponse };
+}
+
+/** geth's hasValidID: present and not an object or array. */
+function validID(id: unknown): boolean {
+  return id !== undefined && (id === null || typeof id !== 'object');
+}
+
+function idJSON(id: unknown): string {
+  if (typeof id === 'number') return Number.isFinite(id) ? String(id) : 'null';
+  if (id === null || id === undefined) return 'null';
+  return toJSON(id);
+}
+
+function errorJSON(id: string, code: number, message: string, data?: unknown): string {
+  let err = '{"code":' + code + ',"message":' + toJSON(message);
+  if (data !== undefined && data !== null) err += ',"data":' + toJSON(data);
+  return '{"jsonrpc":"2.0","id":' + id + ',"error":' + err + '}}';
+}
+
+function resultJSON(id: string, result: string): string {
+  return '{"jsonrpc":"2.0","id":' + id + ',"result":' + result + '}';
+}
+
+const BUILTIN_BUGS = [TypeError, RangeError, ReferenceError, SyntaxError];
+
+/** A reply: the JSON text, and the size geth counts against the batch response limit. */
+interface Reply {
+  json: string;
+  resultSize: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+class Subscription {
+  active = false;
+  ended = false;
+  queue: string[] | undefined = [];
+  unsubscribe: () => void = () => {};
+  constructor(readonly id: string) {}
+}
+
+class Connection implements WsConnection {
+  closed = false;
+  readonly subs = new Map<string, Subscription>();
+  alive = true;
+  constructor(
+    readonly id: number,
+    readonly remoteAddress: string | undefined,
+    readonly socket: WebSocket,
+  ) {}
+
+  send(text: string): void {
+    if (this.closed) return;
+    try {
+      this.socket.send(text + '\n');
+    } catch {
+      // the socket is going away; close() will clean up
+    }
+  }
+}
+
+/** A subscription made during a call; activated after the call's answer is written. */
+type Pending = Subscription[];
+
+export class EthRpcServer {
+  private readonly methods: Map<string, RpcMethod>;
+  private readonly wss: WebSocketServer;
+  private readonly conns = new Set<Connection>();
+  private nextConnID = 1;
+  private readonly noCtx: CallContext = {};
+
+  constructor(private readonly opts: EthRpcOptions) {
+    this.methods = opts.methods;
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.wsMessageLimit ?? WS_MESSAGE_LIMIT, perMessageDeflate: false });
+  }
+
+  handlers(): EthRpcHandlers {
+    return {
+      rpc: { http: (req, res) => this.serveHTTP(req, res) },
+      ws: {
+        http: (req, res) => {
+          // gorilla/websocket's answer to a plain HTTP request on the WebSocket endpoint.
+          req.resume();
+          res.writeHead(400, {
+            'Content-Type': 'text/plain; charset=utf-8',
+            'Sec-Websocket-Version': '13',
+            'X-Content-Type-Options': 'nosniff',
+          });
+          res.end('Bad Request\n');
+        },
+        upgrade: (req, socket, head) => this.upgrade(req, socket, head),
+      },
+      close: () => this.close(),
+    };
+  }
+
+  close(): void {
+    for (const c of this.conns) c.socket.terminate();
+  }
+
+  // ----- HTTP
+
+  private serveHTTP(req: IncomingMessage, res: ServerResponse): void {
+    const method = req.method;
+    const lengthHeader = req.headers['content-length'];
+    // Permit empty GETs for remote health checks (geth rpc/http.go).
+    if (method === 'GET' && (lengthHeader === undefined || lengthHeader === '0') && req.headers['transfer-encoding'] === undefined && !(req.url ?? '').includes('?')) {
+      req.resume();
+      res.writeHead(200, { 'Content-Length': 0 });
+      res.end();
+      return;
+    }
+    if (method === 'PUT' || method === 'DELETE') return httpError(req, res, 405, 'method not allowed');
+    const declared = lengthHeader === undefined ? -1 : Number(lengthHeader);
+    if (declared > this.opts.bodyLimit) {
+      return httpError(req, res, 413, `content length too large (${declared}>${this.opts.bodyLimit})`);
+    }
+    if (method !== 'OPTIONS' && !contentTypeOK(req.headers['content-type'])) {
+      return httpError(req, res, 415, 'invalid content type, only application/json is supported');
+    }
+    const limit = this.opts.bodyLimit;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    req.on('data', (c: Buffer) => {
+      if (truncated) return;
+      if (size + c.length > limit) {
+        // geth reads through an io.LimitReader: the body is cut at the limit.
+        c = c.subarray(0, limit - size);
+        truncated = true;
+      }
+      size += c.length;
+      chunks.push(c);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      this.serveBody(body.toString('utf8'), res);
+    });
+  }
+
+  private serveBody(text: string, res: ServerResponse): void {
+    const write = (out: string | undefined) => {
+      if (res.destroyed) return;
+      if (out === undefined) {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 0 });
+        res.end();
+        return;
+      }
+      out += '\n';
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
+      res.end(out);
+    };
+    let parsed: unknown;
+    try {
+      parsed = parseFirstValue(text);
+    } catch (e) {
+      if ((e as Error).message === 'EOF') return write(undefined);
+      return write(errorJSON('null', -32700, 'parse error'));
+    }
+    try {
+      this.serveParsed(parsed, undefined, write);
+    } catch (e) {
+      this.crashed(e, res);
+    }
+  }
+
+  private crashed(e: unknown, res: ServerResponse): void {
+    this.opts.log.error('rpc server failure', { error: String((e as Error)?.stack ?? e) });
+    if (!res.headersSent) {
+      res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('internal server error\n');
+    } else res.destroy();
+  }
+
+  /**
+   * Answers a parsed request body (single or batch) through `write` (undefined: nothing to
+   * write). Subscriptions made by the request start delivering after the answer is written.
+   * `conn` is set on /ws.
+   */
+  private serveParsed(parsed: unknown, conn: Connection | undefined, write: (out: string | undefined) => void): void {
+    const pending: Pending | undefined = conn ? [] : undefined;
+    const done = (out: string | undefined) => {
+      write(out);
+      if (pending && pending.length) activate(conn!, pending);
+    };
+    if (Array.isArray(parsed)) {
+      const out = this.serveBatch(parsed, conn, pending);
+      if (out instanceof Promise) out.then(done, (e) => this.failure(e, write));
+      else done(out);
+      return;
+    }
+    const msg = readMsg(parsed);
+    if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return write(undefined);
+    const r = this.handleMsg(msg, conn, pending);
+    if (r instanceof Promise) r.then((reply) => done(reply?.json), (e) => this.failure(e, write));
+    else done(r?.json);
+  }
+
+  private failure(e: unknown, write: (out: string | undefined) => void): void {
+    this.opts.log.error('rpc server failure', { error: String((e as Error)?.stack ?? e) });
+    write(errorJSON('null', -32603, 'method handler crashed'));
+  }
+
+  private serveBatch(items: unknown[], conn: Connection | undefined, pending: Pending | undefined): string | undefined | Promise<string | undefined> {
+    if (items.length === 0) return errorJSON('null', -32600, 'empty batch');
+    const msgs = items.map(readMsg);
+    // Subnet-EVM applies the batch limits only when both are set.
+    const limitsOn = this.opts.batchRequestLimit > 0 && this.opts.batchResponseMaxSize > 0;
+    if (limitsOn && msgs.length > this.opts.batchRequestLimit) {
+      const first = msgs.find(isCall);
+      return '[' + errorJSON(first ? idJSON(first.id) : 'null', -32600, 'batch too large') + ']';
+    }
+    const calls = msgs.filter((m) => !m.isResponse && !(isNotification(m) && m.method.endsWith('_subscription')));
+    if (calls.length === 0) return undefined;
+    const maxSize = limitsOn ? this.opts.batchResponseMaxSize : 0;
+    const out: string[] = [];
+    let size = 0;
+    const finish = () => (out.length ? '[' + out.join(',') + ']' : undefined);
+    // Calls run one after another, as in geth's batch loop.
+    const run = (i: number): string | undefined | Promise<string | undefined> => {
+      for (; i < calls.length; i++) {
+        const r = this.handleMsg(calls[i], conn, pending);
+        if (r instanceof Promise) {
+          return r.then((reply) => (take(i, reply) ? finish() : run(i + 1)));
+        }
+        if (take(i, r)) return finish();
+      }
+      return finish();
+    };
+    /** Records a reply; true when the response size limit was passed and the batch is done. */
+    const take = (i: number, reply: Reply | undefined): boolean => {
+      if (!reply) return false;
+      out.push(reply.json);
+      if (maxSize > 0) {
+        size += reply.resultSize;
+        if (size > maxSize) {
+          for (let j = i + 1; j < calls.length; j++) {
+            if (!isNotification(calls[j])) out.push(errorJSON(idJSON(calls[j].id), -32003, 'response too large'));
+          }
+          return true;
+        }
+      }
+      return false;
+    };
+    return run(0);
+  }
+
+  /** geth's handleCallMsg: one message of a request. */
+  private handleMsg(msg: Msg, conn: Connection | undefined, pending: Pending | undefined): Reply | undefined | Promise<Reply | undefined> {
+    const notification = isNotification(msg);
+    if (!notification && !isCall(msg)) {
+      const id = validID(msg.id) ? idJSON(msg.id) : 'null';
+      return { json: errorJSON(id, -32600, 'invalid request'), resultSize: 0 };
+    }
+    const id = notification ? '' : idJSON(msg.id);
+    let r: Reply | Promise<Reply>;
+    try {
+      r = this.call(msg, id, conn, pending);
+    } catch (e) {
+      r = this.errorReply(id, e, msg.method);
+    }
+    if (notification) return r instanceof Promise ? r.then(() => undefined) : undefined;
+    return r;
+  }
+
+  private call(msg: Msg, id: string, conn: Connection | undefined, pending: Pending | undefined): Reply | Promise<Reply> {
+    const name = msg.method;
+    const fn = this.methods.get(name);
+    if (fn === undefined || name.endsWith('_subscribe') || name.endsWith('_unsubscribe')) {
+      if (name.endsWith('_subscribe')) return this.subscribe(msg, id, conn, pending);
+      if (name.endsWith('_unsubscribe')) return this.unsubscribe(msg, id, conn);
+      return { json: errorJSON(id, -32601, `the method ${name} does not exist/is not available`), resultSize: 0 };
+    }
+    let params: unknown[];
+    if (msg.params === undefined || msg.params === null) params = [];
+    else if (Array.isArray(msg.params)) params = msg.params;
+    else return { json: errorJSON(id, -32602, 'non-array args'), resultSize: 0 };
+    const result = fn(params, conn ? { connection: conn } : this.noCtx);
+    if (result instanceof Promise) {
+      return result.then(
+        (v) => this.resultReply(id, v),
+        (e) => this.errorReply(id, e, name),
+      );
+    }
+    return this.resultReply(id, result);
+  }
+
+  private resultReply(id: string, v: unknown): Reply {
+    const text = v === undefined ? 'null' : toJSON(v);
+    return { json: resultJSON(id, text), resultSize: text.length };
+  }
+
+  private errorReply(id: string, e: unknown, method: string): Reply {
+    if (e instanceof RpcError) return { json: errorJSON(id, e.code, e.message, e.data), resultSize: 0 };
+    if (e instanceof Error && !BUILTIN_BUGS.some((c) => e.constructor === c)) {
+      return { json: errorJSON(id, -32000, e.message), resultSize: 0 };
+    }
+    // geth's panic guard: a bug in a handler answers -32603 and is logged.
+    this.opts.log.error('RPC method ' + method + ' crashed', { error: String((e as Error)?.stack ?? e) });
+    return { json: errorJSON(id, -32603, 'method handler crashed'), resultSize: 0 };
+  }
+
+  private subscribe(msg: Msg, id: string, conn: Connection | undefined, pending: Pending | undefined): Reply {
+    const fail = (code: number, message: string): Reply => ({ json: errorJSON(id, code, message), resultSize: 0 });
+    if (!conn || !pending) return fail(-32601, 'notifications not supported');
+    if (!Array.isArray(msg.params)) return fail(-32602, 'non-array args');
+    const params = msg.params;
+    const kind = params[0];
+    if (typeof kind !== 'string') return fail(-32602, 'expected subscription name as first argument');
+    const namespace = msg.method.slice(0, msg.method.indexOf('_'));
+    const source = this.opts.subscriptions;
+    if (namespace !== 'eth' || !source) {
+      const e = subscriptionNotFound(kind, namespace);
+      return fail(e.code, e.message);
+    }
+    const subID = newSubscriptionID();
+    const sub = new Subscription(subID);
+    const emit = (result: unknown) => {
+      if (sub.ended || conn.closed) return;
+      let text: string;
+      try {
+        text = '{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"' + subID + '","result":' + toJSON(result) + '}}';
+      } catch (e) {
+        this.opts.log.error('cannot encode subscription result', { error: String(e) });
+        return;
+      }
+      if (sub.active) conn.send(text);
+      else sub.queue?.push(text);
+    };
+    sub.unsubscribe = source.subscribe(kind, params, emit);
+    conn.subs.set(subID, sub);
+    pending.push(sub);
+    return this.resultReply(id, subID);
+  }
+
+  private unsubscribe(msg: Msg, id: string, conn: Connection | undefined): Reply {
+    const fail = (code: number, message: string): Reply => ({ json: errorJSON(id, code, message), resultSize: 0 });
+    let params: unknown[];
+    if (msg.params === undefined || msg.params === null) params = [];
+    else if (Array.isArray(msg.params)) params = msg.params;
+    else return fail(-32602, 'non-array args');
+    if (params.length === 0) return fail(-32602, 'missing value for required argument 0');
+    const subID = params[0];
+    if (subID !== null && typeof subID !== 'string') {
+      return fail(-32602, `invalid argument 0: json: cannot unmarshal ${goKind(subID)} into Go value of type rpc.ID`);
+    }
+    if (params.length > 1) return fail(-32602, 'too many arguments, want at most 1');
+    const sub = typeof subID === 'string' ? conn?.subs.get(subID) : undefined;
+    if (!conn || !sub) return fail(-32000, 'subscription not found');
+    conn.subs.delete(sub.id);
+    endSubscription(sub, this.opts.log);
+    return this.resultReply(id, true);
+  }
+
+  // ----- WebSocket
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      const conn = new Connection(this.nextConnID++, req.socket.remoteAddress, ws);
+      this.conns.add(conn);
+      const ping = setInterval(() => {
+        if (!conn.alive) return ws.terminate();
+        conn.alive = false;
+        try {
+          ws.ping();
+        } catch {
+          ws.terminate();
+        }
+      }, WS_PING_INTERVAL_MS);
+      ping.unref();
+      ws.on('pong', () => (conn.alive = true));
+      ws.on('message', (data, isBinary) => this.onWsMessage(conn, data, isBinary));
+      ws.on('error', () => ws.terminate());
+      ws.on('close', () => {
+        clearInterval(ping);
+        conn.closed = true;
+        this.conns.delete(conn);
+        for (const sub of conn.subs.values()) endSubscription(sub, this.opts.log);
+        conn.subs.clear();
+      });
+    });
+  }
+
+  private onWsMessage(conn: Connection, data: RawData, _isBinary: boolean): void {
+    conn.alive = true;
+    const text = rawText(data);
+    let parsed: unknown;
+    try {
+      parsed = parseFirstValue(text);
+    } catch (e) {
+      // geth writes a parse error for a syntax error, then drops the connection (also on an
+      // empty or truncated message, without the error).
+      const msg = (e as Error).message;
+      if (msg !== 'EOF' && msg !== 'unexpected EOF') conn.send(errorJSON('null', -32700, msg));
+      conn.socket.close();
+      return;
+    }
+    try {
+      this.serveParsed(parsed, conn, (out) => out !== undefined && conn.send(out));
+    } catch (e) {
+      this.opts.log.error('rpc server failure', { error: String((e as Error)?.stack ?? e) });
+    }
+  }
+}
+
+export function createEthRpcHandlers(opts: EthRpcOptions): EthRpcHandlers {
+  return new EthRpcServer(opts).handlers();
+}
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+function isCall(m: Msg): boolean {
+  return m.version === '2.0' && validID(m.id) && m.method !== '';
+}
+
+function isNotification(m: Msg): boolean {
+  return m.version === '2.0' && m.id === undefined && m.method !== '';
+}
+
+function activate(conn: Connection, subs: Subscription[]): void {
+  for (const sub of subs) {
+    sub.active = true;
+    const q = sub.queue;
+    sub.queue = undefined;
+    if (q && conn.subs.has(sub.id)) for (const t of q) conn.send(t);
+  }
+}
+
+function endSubscription(sub: Subscription, log: Logger): void {
+  sub.ended = true;
+  sub.active = false;
+  sub.queue = undefined;
+  try {
+    sub.unsubscribe();
+  } catch (e) {
+    log.warn('unsubscribe failed', { error: String(e) });
+  }
+}
+
+/** geth's subscription ids: 16 random bytes as a hex quantity (no leading zeros). */
+function newSubscriptionID(): string {
+  const hex = randomBytes(16).toString('hex').replace(/^0+/, '');
+  return '0x' + (hex === '' ? '0' : hex);
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+function contentTypeOK(header: string | undefined): boolean {
+  if (!header) return false;
+  const semi = header.indexOf(';');
+  const mt = (semi >= 0 ? header.slice(0, semi) : header).trim().toLowerCase();
+  return ACCEPTED_CONTENT_TYPES.has(mt);
+}
+
+function httpError(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  req.resume();
+  const body = text + '\n';
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/** Go's name for a JSON value's kind in unmarshal errors. */
+export function goKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'object';
+  }
+}
+
+/**
+ * The first JSON value of a text, like Go's json.Decoder: trailing bytes after it are ignored.
+ * Throws Error('EOF') for an empty text, Error('unexpected EOF') for a truncated one, and Go's
+ * syntax error text otherwise.
+ */
+export function parseFirstValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    if (/^\s*$/.test(text)) throw new Error('EOF');
+    const msg = (e as Error).message;
+    const trailing = /after JSON at position (\d+)/.exec(msg);
+    if (trailing) {
+      const value = JSON.parse(text.slice(0, Number(trailing[1])));
+      // Go's decoder stops after an object or array; a scalar needs a delimiter after it.
+      if (value !== null && typeof value === 'object') return value;
+      const c = text[Number(trailing[1])];
+      throw new Error(`invalid character '${c}' after top-level value`);
+    }
+    if (/end of JSON input|Unterminated string/.test(msg)) throw new Error('unexpected EOF');
+    const pos = /at position (\d+)/.exec(msg);
+    const at = pos ? Number(pos[1]) : -1;
+    const c = at >= 0 && at < text.length ? text[at] : (/Unexpected token '?(.)'?/.exec(msg)?.[1] ?? '?');
+    const ch = c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : c === "'" ? "\\'" : c;
+    let where = 'looking for beginning of value';
+    if (/Expected property name/.test(msg)) where = 'looking for beginning of object key string';
+    else if (/after property value/.test(msg)) where = 'after object key:value pair';
+    else if (/after property name/.test(msg)) where = 'after object key';
+    else if (/after array element/.test(msg)) where = 'after array element';
+    else if (/control character/.test(msg)) where = 'in string literal';
+    else if (/number|Exponent|fractional/i.test(msg)) where = 'in numeric literal';
+    throw new Error(`invalid character '${ch}' ${where}`);
+  }
+}

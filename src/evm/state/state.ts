@@ -1,0 +1,53 @@
+// World state: @ethereumjs MerkleStateManager over a trie whose nodes live in LMDB (archive
+// mode: every block's root stays readable). The live state manager keeps read/write caches and
+// is flushed into the trie once per block; views for calls, tracing and proofs are cheap copies
+// whose writes go to a throw-away overlay.
+import type { Common } from '@ethereumjs/common';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { ValueEncoding } from '@ethereumjs/util';
+import type { KVStore } from '../../db/database.js';
+import { OverlayDB, TrieNodeDB } from './trieDB.js';
+
+export class StateStore {
+  readonly nodes: TrieNodeDB;
+  constructor(store: KVStore) {
+    this.nodes = new TrieNodeDB(store);
+  }
+
+  /** The block builder's state manager, positioned at `root`. */
+  live(common: Common, root: Uint8Array): MerkleStateManager {
+    const trie = new MerklePatriciaTrie({
+      db: this.nodes,
+      useKeyHashing: true,
+      valueEncoding: ValueEncoding.Bytes,
+      common,
+      cacheSize: 50_000,
+      root,
+    });
+    return new MerkleStateManager({
+      common,
+      trie,
+      caches: new Caches({ account: { size: 100_000 }, storage: { size: 100_000 }, code: { size: 5_000 } }),
+    });
+  }
+
+  /** A disposable state manager at `root` (writes never reach the database). */
+  view(common: Common, root: Uint8Array): MerkleStateManager {
+    const trie = new MerklePatriciaTrie({
+      db: new OverlayDB(this.nodes),
+      useKeyHashing: true,
+      valueEncoding: ValueEncoding.Bytes,
+      common,
+      root,
+    });
+    return new MerkleStateManager({ common, trie, caches: new Caches({ account: { size: 1000 }, storage: { size: 1000 }, code: { size: 100 } }) });
+  }
+
+  hasRoot(root: Uint8Array): boolean {
+    // The empty trie root has no node; every other root is a stored node keyed by its hash.
+    return Buffer.from(root).toString('hex') === EMPTY_ROOT_HEX || this.nodes.getSync(Buffer.from(root).toString('hex')) !== undefined;
+  }
+}
+
+export const EMPTY_ROOT_HEX = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';

@@ -1,0 +1,267 @@
+// The transaction pool (reference subnet-evm.md §9.2): geth's legacypool rules as a single node
+// needs them — per-sender pending (nonce-contiguous) and queued (gapped) txs, replacement by a
+// 10 % price bump, the fee-cap floor (minBaseFee), and the real node's error texts.
+import { Capability, type TypedTransaction } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import { checksumAddress } from '../chain/devAccounts.js';
+
+export class TxPoolError extends Error {}
+
+export interface PoolTx {
+  tx: TypedTransaction;
+  hash: string; // 0x lower-case
+  from: string; // 0x lower-case
+  nonce: bigint;
+  /** Arrival order, for geth's "first seen" tie break. */
+  seq: number;
+  raw: Uint8Array;
+}
+
+/** Head facts the pool validates against. */
+export interface PoolHead {
+  gasLimit: bigint;
+  /** Fee-cap floor: minBaseFee of the fee config at the last accepted block. */
+  minBaseFee: bigint;
+  /** Durango active at the head: initcode size limit applies. */
+  isDurango: boolean;
+  getNonce(addr: Address): Promise<bigint>;
+  getBalance(addr: Address): Promise<bigint>;
+  /** Precompile hook (TxAllowList): throws the real error text if the sender may not issue txs. */
+  checkSender?(from: Address): Promise<void>;
+}
+
+export const TX_MAX_SIZE = 131072;
+export const MAX_INITCODE_SIZE = 49152;
+export const PRICE_BUMP = 10n;
+const ACCOUNT_SLOTS = 16;
+const GLOBAL_SLOTS = 5120;
+const ACCOUNT_QUEUE = 64;
+const GLOBAL_QUEUE = 1024;
+
+function feeCap(tx: TypedTransaction): bigint {
+  return 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
+}
+function tipCap(tx: TypedTransaction): bigint {
+  return 'maxPriorityFeePerGas' in tx
+    ? (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas
+    : (tx as unknown as { gasPrice: bigint }).gasPrice;
+}
+export function effectiveTip(tx: TypedTransaction, baseFee: bigint): bigint {
+  const cap = feeCap(tx);
+  const tip = tipCap(tx);
+  return cap - baseFee < tip ? cap - baseFee : tip;
+}
+export { feeCap as txFeeCap, tipCap as txTipCap };
+
+interface Account {
+  /** nonce → tx; executable ones are those contiguous from the state nonce. */
+  txs: Map<bigint, PoolTx>;
+}
+
+export class TxPool {
+  private readonly all = new Map<string, PoolTx>();
+  private readonly accounts = new Map<string, Account>();
+  /** State nonce per sender at the head, updated on each new head. */
+  private readonly stateNonces = new Map<string, bigint>();
+  private seq = 0;
+  private readonly listeners: ((p: PoolTx) => void)[] = [];
+
+  /** Called for every tx newly admitted (newPendingTransactions). */
+  onAdded(fn: (p: PoolTx) => void): () => void {
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  get(hash: string): PoolTx | undefined {
+    return this.all.get(hash.toLowerCase());
+  }
+
+  /** Validates and admits a tx; returns its hash. Throws TxPoolError with geth's text. */
+  async add(tx: TypedTransaction, raw: Uint8Array, head: PoolHead): Promise<PoolTx> {
+    const hash = '0x' + Buffer.from(tx.hash()).toString('hex');
+    if (this.all.has(hash)) throw new TxPoolError('already known');
+    if (tx.type !== 0 && tx.type !== 1 && tx.type !== 2) throw new TxPoolError('transaction type not supported');
+    if (raw.length > TX_MAX_SIZE) throw new TxPoolError(`oversized data: transaction size ${raw.length}, limit ${TX_MAX_SIZE}`);
+    if (head.isDurango && tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {
+      throw new TxPoolError(`max initcode size exceeded: code size ${tx.data.length}, limit ${MAX_INITCODE_SIZE}`);
+    }
+    if (tx.gasLimit > head.gasLimit) throw new TxPoolError(`exceeds block gas limit: tx gas (${tx.gasLimit}) > current max gas (${head.gasLimit})`);
+    const cap = feeCap(tx);
+    const tip = tipCap(tx);
+    if (cap >= 1n << 256n) throw new TxPoolError('max fee per gas higher than 2^256-1');
+    if (tip >= 1n << 256n) throw new TxPoolError('max priority fee per gas higher than 2^256-1');
+    if (cap < tip) throw new TxPoolError('max priority fee per gas higher than max fee per gas');
+    let sender: Address;
+    try {
+      sender = tx.getSenderAddress();
+    } catch {
+      throw new TxPoolError('invalid sender');
+    }
+    const from = sender.toString();
+    if (head.checkSender) await head.checkSender(sender);
+    if (cap < head.minBaseFee) {
+      throw new TxPoolError(`transaction underpriced: address ${checksum(sender)} have gas fee cap (${cap}) < pool minimum fee cap (${head.minBaseFee})`);
+    }
+    const intrinsic = tx.getIntrinsicGas();
+    if (tx.gasLimit < intrinsic) {
+      throw new TxPoolError(`intrinsic gas too low: address ${checksum(sender)} tx gas (${tx.gasLimit}), minimum needed ${intrinsic}`);
+    }
+    const stateNonce = await head.getNonce(sender);
+    this.stateNonces.set(from, stateNonce);
+    if (tx.nonce < stateNonce) throw new TxPoolError(`nonce too low: next nonce ${stateNonce}, tx nonce ${tx.nonce}`);
+    const balance = await head.getBalance(sender);
+    const cost = tx.gasLimit * cap + tx.value;
+    if (balance < cost) {
+      throw new TxPoolError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
+    }
+    let acct = this.accounts.get(from);
+    const old = acct?.txs.get(tx.nonce);
+    if (old) {
+      // Replacement needs both caps bumped by PRICE_BUMP percent.
+      const oldCap = feeCap(old.tx);
+      const oldTip = tipCap(old.tx);
+      if (cap <= oldCap || tip <= oldTip || cap * 100n < oldCap * (100n + PRICE_BUMP) || tip * 100n < oldTip * (100n + PRICE_BUMP)) {
+        throw new TxPoolError('replacement transaction underpriced');
+      }
+    } else {
+      const executable = this.isExecutableNonce(from, tx.nonce, stateNonce);
+      const counts = this.counts();
+      if (executable) {
+        if ((acct?.txs.size ?? 0) >= ACCOUNT_SLOTS + ACCOUNT_QUEUE && counts.pending >= GLOBAL_SLOTS) throw new TxPoolError('txpool is full');
+      } else {
+        const queued = acct ? this.split(from, stateNonce).queued.length : 0;
+        if (queued >= ACCOUNT_QUEUE || counts.queued >= GLOBAL_QUEUE) throw new TxPoolError('txpool is full');
+      }
+    }
+    if (!acct) this.accounts.set(from, (acct = { txs: new Map() }));
+    const p: PoolTx = { tx, hash, from, nonce: tx.nonce, seq: this.seq++, raw };
+    if (old) this.all.delete(old.hash);
+    acct.txs.set(tx.nonce, p);
+    this.all.set(hash, p);
+    for (const l of this.listeners) l(p);
+    return p;
+  }
+
+  private isExecutableNonce(from: string, nonce: bigint, stateNonce: bigint): boolean {
+    const acct = this.accounts.get(from);
+    let n = stateNonce;
+    while (n < nonce && acct?.txs.has(n)) n++;
+    return n === nonce;
+  }
+
+  /** Pending (contiguous from the state nonce) and queued txs of one sender, in nonce order. */
+  split(from: string, stateNonce = this.stateNonces.get(from) ?? 0n): { pending: PoolTx[]; queued: PoolTx[] } {
+    const acct = this.accounts.get(from);
+    if (!acct) return { pending: [], queued: [] };
+    const pending: PoolTx[] = [];
+    let n = stateNonce;
+    while (acct.txs.has(n)) pending.push(acct.txs.get(n++)!);
+    const queued = [...acct.txs.values()].filter((p) => p.nonce > n).sort((a, b) => (a.nonce < b.nonce ? -1 : 1));
+    return { pending, queued };
+  }
+
+  senders(): string[] {
+    return [...this.accounts.keys()];
+  }
+
+  counts(): { pending: number; queued: number } {
+    let pending = 0;
+    let queued = 0;
+    for (const from of this.accounts.keys()) {
+      const s = this.split(from);
+      pending += s.pending.length;
+      queued += s.queued.length;
+    }
+    return { pending, queued };
+  }
+
+  hasExecutable(): boolean {
+    for (const [from, acct] of this.accounts) if (acct.txs.has(this.stateNonces.get(from) ?? 0n)) return true;
+    return false;
+  }
+
+  /**
+   * geth's "price and nonce" order: per sender in nonce order; across senders the highest
+   * effective tip first, ties by arrival. Only txs whose fee cap covers `baseFee`.
+   */
+  *ordered(baseFee: bigint): Generator<PoolTx, void, boolean | undefined> {
+    const heads: { list: PoolTx[]; i: number }[] = [];
+    for (const from of this.accounts.keys()) {
+      const { pending } = this.split(from);
+      if (pending.length) heads.push({ list: pending, i: 0 });
+    }
+    const better = (a: PoolTx, b: PoolTx) => {
+      const ta = effectiveTip(a.tx, baseFee);
+      const tb = effectiveTip(b.tx, baseFee);
+      return ta !== tb ? ta > tb : a.seq < b.seq;
+    };
+    while (heads.length) {
+      let best = 0;
+      for (let k = 1; k < heads.length; k++) if (better(heads[k].list[heads[k].i], heads[best].list[heads[best].i])) best = k;
+      const h = heads[best];
+      const p = h.list[h.i];
+      if (feeCap(p.tx) < baseFee) {
+        heads.splice(best, 1); // this sender's later nonces cannot run either
+        continue;
+      }
+      const skipSender = yield p;
+      h.i++;
+      if (skipSender || h.i >= h.list.length) heads.splice(best, 1);
+    }
+  }
+
+  /** After a new head: drop txs whose nonce is now used; refresh state nonces. */
+  async reset(getNonce: (from: string) => Promise<bigint>): Promise<void> {
+    for (const [from, acct] of this.accounts) {
+      const n = await getNonce(from);
+      this.stateNonces.set(from, n);
+      for (const [nonce, p] of acct.txs) {
+        if (nonce < n) {
+          acct.txs.delete(nonce);
+          this.all.delete(p.hash);
+        }
+      }
+      if (acct.txs.size === 0) {
+        this.accounts.delete(from);
+        this.stateNonces.delete(from);
+      }
+    }
+  }
+
+  /** Removes one tx (e.g. it can never be included). */
+  remove(hash: string): void {
+    const p = this.all.get(hash);
+    if (!p) return;
+    this.all.delete(hash);
+    const acct = this.accounts.get(p.from);
+    acct?.txs.delete(p.nonce);
+    if (acct && acct.txs.size === 0) this.accounts.delete(p.from);
+  }
+
+  clear(): void {
+    this.all.clear();
+    this.accounts.clear();
+    this.stateNonces.clear();
+  }
+
+  /** Next nonce a sender would use, counting its pending txs (eth_getTransactionCount "pending"). */
+  pendingNonce(from: string, stateNonce: bigint): bigint {
+    const acct = this.accounts.get(from);
+    let n = stateNonce;
+    while (acct?.txs.has(n)) n++;
+    return n;
+  }
+}
+
+function checksum(a: Address): string {
+  return checksumAddress(a.toString());
+}
+
+export const supportsEip155 = (tx: TypedTransaction) => tx.type !== 0 || tx.supports(Capability.EIP155ReplayProtection);
