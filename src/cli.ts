@@ -1,29 +1,61 @@
 // `powder` / `npm start`: flags and config file → NodeConfig → a running node.
-import { resolveConfig, ConfigError } from './config/config.js';
+// A bad flag, value or config file stops the start with one line on stderr and exit code 1.
+import { resolveConfig } from './config/config.js';
 import { Node } from './node/node.js';
 import { FLAGS } from './config/flags.js';
+import { NODE_VERSION } from './api/info/version.js';
 
 function usage(): string {
-  const lines = ['Usage: powder [--flag=value | --flag value]...', '', 'Flags (AvalancheGo names and defaults; * = Powder only):'];
+  const lines = [
+    'Usage: powder [--flag=value | --flag value]...',
+    '',
+    'Every flag can also be set as AVAGO_<FLAG_NAME> in the environment or as a key of a JSON',
+    '--config-file. Details: docs/configuration.md. Flags marked * exist only in Powder.',
+    '',
+  ];
   for (const f of FLAGS) {
     const d = Array.isArray(f.default) ? f.default.join(',') : f.default;
-    lines.push(`  --${f.name}${f.powder ? ' *' : ''}  ${f.help}${d !== '' && d !== null ? ` (default ${d})` : ''}`);
+    const shown = d === '' || d === null ? '' : f.type === 'duration' ? ` (default ${formatMs(d as number)})` : ` (default ${d})`;
+    lines.push(`  --${f.name}${f.powder ? ' *' : ''}`, `        ${f.help}${shown}`);
   }
+  lines.push('  --version', '        print the version and exit');
   return lines.join('\n');
 }
 
+function formatMs(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}
+
+/** One line that says what went wrong at start. */
+function startError(e: unknown, argvPort: () => string): string {
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (err?.code === 'EADDRINUSE') return `--http-port ${argvPort()} is already in use (${err.address}:${err.port}); pick another port or --http-port=0`;
+  if (err?.code === 'EACCES' && err.syscall === 'listen') return `cannot listen on ${err.address}:${err.port}: permission denied (--http-host/--http-port)`;
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0];
+}
+
 export async function main(argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
+  if (argv.includes('--help') || argv.includes('-h') || argv.includes('-help')) {
     console.log(usage());
     return;
   }
+  if (argv.includes('--version')) {
+    console.log(`${NODE_VERSION} (powder)`);
+    return;
+  }
   let node: Node;
+  let port = '9650';
   try {
     const config = resolveConfig({ argv, env: process.env });
+    port = String(config.httpPort);
     node = await Node.start({}, config);
   } catch (e) {
-    const msg = e instanceof ConfigError || e instanceof Error ? e.message : String(e);
-    process.stderr.write(`powder: ${msg.split('\n')[0]}\n`);
+    process.stderr.write(`powder: ${startError(e, () => port)}\n`);
     process.exit(1);
   }
   console.log(node.banner().join('\n'));

@@ -11,6 +11,7 @@ import {
   parseEnv,
 } from './flags.js';
 import { parseNetworkID, networkName } from './network.js';
+import { decodeStdBase64 } from '../vms/registry.js';
 
 export interface NodeConfig {
   dataDir: string;
@@ -85,32 +86,32 @@ export function optionsToMap(opts: NodeOptions): Map<string, unknown> {
     if (!FLAG_BY_NAME.has(name)) throw new ConfigError(`unknown option "${k}"`);
     obj[name] = v;
   }
-  const m = new Map<string, unknown>();
-  for (const [k, v] of parseConfigObjectLoose(obj)) m.set(k, v);
-  return m;
-}
-
-function parseConfigObjectLoose(obj: Record<string, unknown>): Map<string, unknown> {
-  const { 'config-file': cf, 'config-file-content': cfc, ...rest } = obj;
-  const m = parseConfigObject(rest, 'options');
-  if (cf !== undefined) m.set('config-file', String(cf));
-  if (cfc !== undefined) m.set('config-file-content', String(cfc));
-  return m;
+  return parseConfigObject(obj, 'options', { kind: 'options' });
 }
 
 function readConfigFile(explicit: Map<string, unknown>): Map<string, unknown> {
   const content = explicit.get('config-file-content') as string | undefined;
   if (content) {
     const type = String(explicit.get('config-file-content-type') ?? 'json').toLowerCase();
-    if (type !== 'json') throw new ConfigError(`unsupported config-file-content-type "${type}": Powder reads json`);
-    const text = Buffer.from(content, 'base64').toString('utf8');
-    return parseConfigObject(parseJSONOrThrow(text, 'config-file-content'), '--config-file-content');
+    if (type !== 'json') throw new ConfigError(`unsupported --config-file-content-type "${type}": Powder reads json`);
+    let text: string;
+    try {
+      text = decodeStdBase64(content.trim()).toString('utf8');
+    } catch (e) {
+      throw new ConfigError(`--config-file-content is not valid base64: ${(e as Error).message}`);
+    }
+    return parseConfigObject(parseJSONOrThrow(text, '--config-file-content'), '--config-file-content');
   }
   const path = explicit.get('config-file') as string | undefined;
   if (!path) return new Map();
-  if (!existsSync(path)) throw new ConfigError(`config file ${path} does not exist`);
-  if (!/\.json$/i.test(path)) throw new ConfigError(`config file ${path}: Powder reads JSON config files (.json)`);
-  const text = readFileSync(path, 'utf8');
+  if (!existsSync(path)) throw new ConfigError(`--config-file: file does not exist: ${path}`);
+  if (!/\.json$/i.test(path)) throw new ConfigError(`--config-file ${path}: Powder reads JSON config files (.json)`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`--config-file ${path}: ${(e as Error).message}`);
+  }
   return parseConfigObject(parseJSONOrThrow(text, `config file ${path}`), path);
 }
 
@@ -146,16 +147,21 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
   const path = (k: string) =>
     resolve(expandHome(String(merged.get(k)).replace(/\$AVALANCHEGO_DATA_DIR/g, dataDir).replace(/\$\{?(\w+)\}?/g, (_, v: string) => process.env[v] ?? '')));
 
-  const networkID = parseNetworkID(String(merged.get('network-id')));
+  let networkID: number;
+  try {
+    networkID = parseNetworkID(String(merged.get('network-id')));
+  } catch (e) {
+    throw new ConfigError(`--network-id: ${(e as Error).message}`);
+  }
   const dbType = String(merged.get('db-type'));
   if (dbType !== 'lmdb' && dbType !== 'memdb') {
     if (dbType === 'leveldb' || dbType === 'pebbledb') {
       throw new ConfigError(`--db-type=${dbType} is an AvalancheGo database Powder does not offer: use lmdb (default) or memdb`);
     }
-    throw new ConfigError(`invalid db type: ${dbType} (Powder offers lmdb and memdb)`);
+    throw new ConfigError(`--db-type: invalid db type: ${dbType} (Powder offers lmdb and memdb)`);
   }
   const formatIn = String(merged.get('log-format')).toLowerCase();
-  if (!['auto', 'plain', 'colors', 'json'].includes(formatIn)) throw new ConfigError(`unknown format mode: ${merged.get('log-format')}`);
+  if (!['auto', 'plain', 'colors', 'json'].includes(formatIn)) throw new ConfigError(`--log-format: unknown format mode: ${merged.get('log-format')} (auto, plain, colors or json)`);
   const logFormat = (formatIn === 'auto' ? (process.stdout.isTTY ? 'colors' : 'plain') : formatIn) as NodeConfig['logFormat'];
   const logLevel = String(merged.get('log-level')).toUpperCase();
   const display = String(merged.get('log-display-level') ?? '');

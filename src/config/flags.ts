@@ -93,9 +93,26 @@ export function parseDuration(v: unknown): number {
   return neg ? -total : total;
 }
 
-function parseValue(def: FlagDef, raw: unknown, fromText: boolean): unknown {
-  const bad = (why: string) =>
-    new ConfigError(`invalid argument ${JSON.stringify(typeof raw === 'string' ? raw : JSON.stringify(raw))} for "--${def.name}" flag: ${why}`);
+/** Where a value came from, for error messages that name the flag the way the user wrote it. */
+export type Source = { kind: 'argv' } | { kind: 'env'; variable: string } | { kind: 'file'; file: string } | { kind: 'options' };
+
+function describe(def: FlagDef, raw: unknown, src: Source): string {
+  const shown = typeof raw === 'string' ? JSON.stringify(raw) : JSON.stringify(raw) ?? String(raw);
+  switch (src.kind) {
+    case 'argv':
+      return `invalid argument ${shown} for "--${def.name}" flag`;
+    case 'env':
+      return `invalid value ${shown} in ${src.variable} (flag "--${def.name}")`;
+    case 'file':
+      return `invalid value ${shown} for "${def.name}" in config file ${src.file}`;
+    case 'options':
+      return `invalid value ${shown} for option "${def.name}"`;
+  }
+}
+
+export function parseValue(def: FlagDef, raw: unknown, src: Source): unknown {
+  const fromText = src.kind === 'argv' || src.kind === 'env';
+  const bad = (why: string) => new ConfigError(`${describe(def, raw, src)}: ${why}`);
   switch (def.type) {
     case 'string':
       if (typeof raw === 'string') return raw;
@@ -103,13 +120,13 @@ function parseValue(def: FlagDef, raw: unknown, fromText: boolean): unknown {
       throw bad('expected a string');
     case 'bool':
       if (typeof raw === 'boolean') return raw;
-      if (typeof raw === 'string' && /^(1|t|true|TRUE|True)$/.test(raw)) return true;
-      if (typeof raw === 'string' && /^(0|f|false|FALSE|False)$/.test(raw)) return false;
+      if (typeof raw === 'string' && BOOL_TRUE.test(raw)) return true;
+      if (typeof raw === 'string' && BOOL_FALSE.test(raw)) return false;
       throw bad(`strconv.ParseBool: parsing ${JSON.stringify(String(raw))}: invalid syntax`);
     case 'uint': {
-      const s = String(raw);
+      const s = typeof raw === 'number' || typeof raw === 'string' ? String(raw) : '';
       if (!/^[0-9]+$/.test(s) || Number(s) > Number.MAX_SAFE_INTEGER) {
-        throw bad(`strconv.ParseUint: parsing ${JSON.stringify(s)}: invalid syntax`);
+        throw bad(`strconv.ParseUint: parsing ${JSON.stringify(s || JSON.stringify(raw) || '')}: invalid syntax`);
       }
       const n = Number(s);
       if ((def.name === 'http-port' || def.name === 'staking-port') && n > 65535) throw bad('port out of range (0-65535)');
@@ -146,7 +163,10 @@ function parseValue(def: FlagDef, raw: unknown, fromText: boolean): unknown {
   }
 }
 
-/** Raw values from argv: `--flag=value`, `--flag value`, `--bool-flag`. */
+const BOOL_TRUE = /^(1|t|T|true|TRUE|True)$/;
+const BOOL_FALSE = /^(0|f|F|false|FALSE|False)$/;
+
+/** Raw values from argv: `--flag=value`, `--flag value`, `--bool-flag`, `--bool-flag false`. */
 export function parseArgv(argv: string[]): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (let i = 0; i < argv.length; i++) {
@@ -158,39 +178,70 @@ export function parseArgv(argv: string[]): Map<string, unknown> {
     const eq = body.indexOf('=');
     const name = eq >= 0 ? body.slice(0, eq) : body;
     const def = FLAG_BY_NAME.get(name);
-    if (!def) throw new ConfigError(`unknown flag: --${name}`);
+    if (!def) throw new ConfigError(`unknown flag: --${name}${suggest(name)}`);
     let raw: string;
     if (eq >= 0) raw = body.slice(eq + 1);
-    else if (def.type === 'bool') raw = 'true';
-    else if (i + 1 < argv.length) raw = argv[++i];
+    else if (def.type === 'bool') {
+      // `--flag` alone is true; a following bool literal is taken as its value.
+      const next = argv[i + 1];
+      raw = next !== undefined && (BOOL_TRUE.test(next) || BOOL_FALSE.test(next)) ? argv[++i] : 'true';
+    } else if (i + 1 < argv.length) raw = argv[++i];
     else throw new ConfigError(`flag needs an argument: --${name}`);
-    out.set(name, parseValue(def, raw, true));
+    out.set(name, parseValue(def, raw, { kind: 'argv' }));
   }
   return out;
 }
 
+/** A near flag name, for "unknown flag" errors. */
+function suggest(name: string): string {
+  const n = name.toLowerCase().replace(/_/g, '-');
+  let best: string | undefined;
+  let bestDist = 3;
+  for (const f of FLAGS) {
+    const d = f.name === n ? 0 : editDistance(n, f.name);
+    if (d < bestDist) [best, bestDist] = [f.name, d];
+  }
+  return best ? ` (did you mean --${best}?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** AVAGO_<FLAG_NAME> variables; empty ones count as unset, as viper does. */
 export function parseEnv(env: NodeJS.ProcessEnv): Map<string, unknown> {
   const out = new Map<string, unknown>();
   for (const def of FLAGS) {
-    const v = env['AVAGO_' + def.name.toUpperCase().replace(/-/g, '_')];
-    if (v !== undefined) out.set(def.name, parseValue(def, v, true));
+    const variable = 'AVAGO_' + def.name.toUpperCase().replace(/-/g, '_');
+    const v = env[variable];
+    if (v !== undefined && v !== '') out.set(def.name, parseValue(def, v, { kind: 'env', variable }));
   }
   return out;
 }
 
 /** A config file's object: keys are flag names, values JSON-typed or strings. */
-export function parseConfigObject(obj: unknown, source: string): Map<string, unknown> {
+export function parseConfigObject(obj: unknown, source: string, src: Source = { kind: 'file', file: source }): Map<string, unknown> {
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-    throw new ConfigError(`config file ${source} must hold a JSON object`);
+    throw new ConfigError(`config file ${source} must hold a JSON object of flag names and values`);
   }
   const out = new Map<string, unknown>();
   for (const [k, v] of Object.entries(obj)) {
     const def = FLAG_BY_NAME.get(k);
-    if (!def) throw new ConfigError(`unknown key "${k}" in config file ${source}`);
-    if (k === 'config-file' || k === 'config-file-content') {
+    if (!def) {
+      throw new ConfigError(src.kind === 'options' ? `unknown option "${k}"` : `unknown key "${k}" in config file ${source}${suggest(k)}`);
+    }
+    if (src.kind !== 'options' && (k === 'config-file' || k === 'config-file-content')) {
       throw new ConfigError(`key "${k}" cannot be set inside config file ${source}`);
     }
-    out.set(k, parseValue(def, v, false));
+    out.set(k, parseValue(def, v, src));
   }
   return out;
 }

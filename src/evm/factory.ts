@@ -1,22 +1,20 @@
-// PLACEHOLDER until the Subnet-EVM VM lands (issue 3): answers every /rpc call with -32601.
+// The built-in Subnet-EVM VM: version, the dev chain's default genesis, and chain creation.
 import type { VMFactory } from '../vms/types.js';
-import { readBody } from '../server/body.js';
+import { devGenesis } from './config/index.js';
+import { devAccounts } from './chain/devAccounts.js';
+import { toJSON } from './rpc/server.js';
+import { SUBNET_EVM_VERSION, createSubnetEVMChain } from './vm.js';
+
+/** EVM chain id of the default dev chain (docs/dev-chain.md). */
+export const DEV_CHAIN_ID = 43210n;
+/** Each prefunded dev account holds 1,000,000 tokens (10^24 wei). */
+export const DEV_BALANCE = 10n ** 24n;
 
 export const subnetEVMFactory: VMFactory = {
-  version: 'v0.8.0',
-  defaultGenesis: () => Buffer.from(JSON.stringify({ config: { chainId: 43214 }, alloc: {}, gasLimit: '0x7a1200' })),
-  async createChain() {
-    return {
-      createHandlers: () => ({
-        '/rpc': {
-          http: async (req, res) => {
-            const body = JSON.parse((await readBody(req, 5 << 20)).toString() || '{}');
-            res.writeHead(200, { 'Content-Type': 'application/json' });
-            res.end(JSON.stringify({ jsonrpc: '2.0', id: body.id ?? null, error: { code: -32601, message: `the method ${body.method} does not exist/is not available` } }));
-          },
-        },
-      }),
-      shutdown: async () => {},
-    };
+  version: SUBNET_EVM_VERSION,
+  defaultGenesis: ({ networkID }) => {
+    const accounts = devAccounts().map((a) => a.address);
+    return Buffer.from(toJSON(devGenesis({ networkID, accounts, balance: DEV_BALANCE, chainId: DEV_CHAIN_ID })));
   },
+  createChain: (ctx) => createSubnetEVMChain(ctx),
 };

@@ -44,7 +44,7 @@ test('a logger writes entries at or above its log level to <dir>/<name>.log; cha
     assert.equal(main.enabled(Levels.Fatal), false);
     const lines = readFileSync(join(dir, 'main.log'), 'utf8').trimEnd().split('\n');
     assert.equal(lines.length, 3, lines.join('\n'));
-    assert.match(lines[0], /^\[\d{2}-\d{2}\|\d{2}:\d{2}:\d{2}\.\d{3}\] INFO logging\/logger\.test\.ts:\d+ first info \{"n": 1180591620717411303424, "ok": true\}$/);
+    assert.match(lines[0], /^\[\d{2}-\d{2}\|\d{2}:\d{2}:\d{2}\.\d{3}\] INFO logging\/logger\.test\.[jt]s:\d+ first info \{"n": 1180591620717411303424, "ok": true\}$/);
     assert.match(lines[1], /\] WARN .* a warning$/);
     assert.match(lines[2], /\] VERBO .* now verbose$/);
     // Display: WARN and above only, until switched off.
@@ -66,7 +66,7 @@ test('formats: chain prefix in plain, colours only on the display, JSON lines', 
     const colors = new LogFactory({ dir, logLevel: Levels.Info, displayLevel: Levels.Info, format: 'colors', display: (l) => shown.push(l) });
     colors.make('C', 'C Chain').info('hello', { path: '/ext/bc/C/rpc' });
     const file = readFileSync(join(dir, 'C.log'), 'utf8');
-    assert.match(file, /\] INFO <C Chain> logging\/logger\.test\.ts:\d+ hello \{"path": "\/ext\/bc\/C\/rpc"\}\n$/);
+    assert.match(file, /\] INFO <C Chain> logging\/logger\.test\.[jt]s:\d+ hello \{"path": "\/ext\/bc\/C\/rpc"\}\n$/);
     assert.doesNotMatch(file, /\x1b\[/);
     assert.match(shown[0], /\x1b\[32mINFO\x1b\[0m <C Chain> /);
 

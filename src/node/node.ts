@@ -183,17 +183,28 @@ export class Node implements NodeServices {
 
   /** The lines printed once at start: URLs, NodeID, data dir, chains. */
   banner(): string[] {
+    const c = this.config;
+    const apis = [c.apiInfoEnabled && 'info', c.apiHealthEnabled && 'health', c.apiMetricsEnabled && 'metrics', c.apiAdminEnabled && 'admin'].filter(Boolean);
     const lines = [
-      `Powder node ${this.nodeID}`,
-      `  API:       ${this.url}/ext/`,
-      `  data dir:  ${this.config.dataDir}${this.config.dbType === 'memdb' ? ' (database in memory)' : ''}`,
-      `  network:   ${this.config.networkName} (${this.config.networkID})`,
+      `Powder: a local Avalanche node (${this.url})`,
+      `  NodeID:    ${this.nodeID}`,
+      `  APIs:      ${apis.map((a) => `${this.url}/ext/${a}`).join('  ')}`,
+      `  data dir:  ${c.dataDir}${c.dbType === 'memdb' ? ' (database in memory)' : ''}`,
+      `  network:   ${c.networkName} (${c.networkID})`,
     ];
     for (const chain of this.chains.chains.values()) {
       const aliases = this.chains.aliaser.relevantAliases(chain.id);
-      const rpc = `${this.url}/ext/bc/${chain.definition.aliases?.[0] ?? chain.id}/rpc`;
-      lines.push(`Chain ${chain.id}${aliases.length ? ` (aliases: ${aliases.join(', ')})` : ''}`, `  RPC:       ${rpc}`);
+      const name = aliases[0] ?? chain.id;
+      const rpc = `${this.url}/ext/bc/${name}/rpc`;
+      lines.push('', `Chain ${name}`, `  ID:        ${chain.id}`);
+      if (aliases.length) lines.push(`  aliases:   ${aliases.join(', ')}`);
+      lines.push(`  subnet:    ${chain.subnetID}`, `  VM:        ${this.vms.aliaser.primaryAliasOrDefault(chain.vmID)}`);
+      if (this.router.lookup(`/ext/bc/${chain.id}/rpc`)) lines.push(`  RPC:       ${rpc}`);
+      if (this.router.lookup(`/ext/bc/${chain.id}/ws`)) lines.push(`  WS:        ${rpc.replace(/^http/, 'ws').replace(/\/rpc$/, '/ws')}`);
       for (const l of chain.vm.banner?.({ rpc }) ?? []) lines.push('  ' + l);
+    }
+    for (const p of this.chains.pending.values()) {
+      lines.push('', `Chain ${p.primaryAlias} (waiting for VM ${p.vmID}: add it to the plugin dir, then admin.loadVMs)`, `  ID:        ${p.id}`);
     }
     return lines;
   }

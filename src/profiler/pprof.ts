@@ -1,6 +1,7 @@
 // Building pprof Profiles (the protobuf of github.com/google/pprof, via `pprof-format`) from
 // V8's call trees: deduplicated strings, functions and locations, one mapping for the process.
-import { gzipSync } from 'node:zlib';
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Function as PFunction, Location, Mapping, Profile, Sample, StringTable, ValueType, Line } from 'pprof-format';
 
@@ -100,9 +101,11 @@ export class ProfileBuilder {
   }
 }
 
-/** The gzip-compressed protobuf, as Go's pprof writers produce. */
-export function encodeGzipped(p: Profile): Buffer {
-  return gzipSync(p.encode());
+const gzipAsync = promisify(gzip);
+
+/** The gzip-compressed protobuf, as Go's pprof writers produce (compressed off the event loop). */
+export async function encodeGzipped(p: Profile): Promise<Buffer> {
+  return gzipAsync(await p.encodeAsync());
 }
 
 /** Wall-clock now in nanoseconds. */

@@ -67,7 +67,7 @@ test('CPU profile: start, errors of the real node, pprof with samples, functions
     const locs = new Map(p.location.map((l) => [Number(l.id), l]));
     const fns = new Map(p.function.map((f) => [Number(f.id), f]));
     const burn = p.function.find((f) => str(f.name) === 'burnCpuForProfile')!;
-    assert.match(str(burn.filename), /profiler\.test\.ts$/);
+    assert.match(str(burn.filename), /profiler\.test\.[jt]s$/);
     assert.ok(Number(burn.startLine) > 0);
     for (const s of p.sample) {
       assert.ok(s.locationId.length > 0);
@@ -160,8 +160,8 @@ test('lock profile: concurrent admin calls contend on the admin lock; lock.profi
     const addrs = m![3].trim().split(' ');
     assert.equal(frames.length, addrs.length);
     frames.forEach((f, i) => assert.match(f, new RegExp(`^#\\t${addrs[i]}\\t\\S.*\\+0x[0-9a-f]+\\t.+:\\d+$`)));
-    assert.match(frames[0], /Mutex\(admin\)\.acquire\+0x[0-9a-f]+\t.*locks\.ts:\d+$/);
-    assert.ok(frames.some((f) => /api\/admin\/service\.ts:\d+$/.test(f)), frames.join('\n'));
+    assert.match(frames[0], /Mutex\(admin\)\.acquire\+0x[0-9a-f]+\t.*locks\.[jt]s:\d+$/);
+    assert.ok(frames.some((f) => /api\/admin\/service\.[jt]s:\d+$/.test(f)), frames.join('\n'));
     assert.equal(statSync(join(t.dataDir, 'profiles', 'lock.profile')).mode & 0o777, 0o640);
   } finally {
     await t.stop();
@@ -216,7 +216,7 @@ test('stacktrace: writes stacktrace.txt in the process working directory', async
     assert.equal(statSync(file).mode & 0o777, 0o640);
     const text = readFileSync(file, 'utf8');
     assert.match(text, /== JavaScript stack/);
-    assert.match(text, /profiler\/stacktrace\.ts:\d+/);
+    assert.match(text, /profiler\/stacktrace\.[jt]s:\d+/);
     assert.match(text, /== Active async resources \(\d+\) ==\n.*TCP/s);
     assert.match(text, /== libuv handles and requests/);
     assert.match(text, /"javascriptStack"/);

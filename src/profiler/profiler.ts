@@ -1,6 +1,7 @@
 // A node's profiler (AvalancheGo utils/profiler): cpu.profile, mem.profile and lock.profile in
 // its --profile-dir. Directory created 0750 on demand; files 0640, truncated each time.
-import { closeSync, mkdirSync, openSync, writeSync, writeFileSync } from 'node:fs';
+// File writes and compression are asynchronous: profiling never stalls the node's requests.
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CpuProfileSession } from './cpu.js';
 import { acquireHeapSampler, type HeapSampler } from './heap.js';
@@ -18,7 +19,9 @@ const FILE_MODE = 0o640;
 export class Profiler {
   private readonly cpu = new CpuProfileSession();
   /** The open cpu.profile while a CPU profile runs (Go keeps the file open the same way). */
-  private cpuFile: number | undefined;
+  private cpuFile: FileHandle | undefined;
+  /** Set while startCPUProfiler runs, so a concurrent second start fails as "already running". */
+  private cpuStarting = false;
   private heap: Promise<HeapSampler> | undefined;
   private closed = false;
 
@@ -33,46 +36,58 @@ export class Profiler {
     this.heap.catch(() => undefined);
   }
 
+  /** Creates (truncates) `<dir>/<name>` as Go's perms.Create does. */
+  private async create(name: string): Promise<FileHandle> {
+    await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
+    return open(join(this.dir, name), 'w', FILE_MODE);
+  }
+
   async startCPUProfiler(): Promise<void> {
-    if (this.cpuFile !== undefined) throw new Error('cpu profiler already running');
-    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    const fd = openSync(join(this.dir, CPU_PROFILE_FILE), 'w', FILE_MODE);
-    this.cpuFile = fd;
+    if (this.cpuFile !== undefined || this.cpuStarting) throw new Error('cpu profiler already running');
+    this.cpuStarting = true;
     try {
-      await this.cpu.start();
-    } catch (e) {
-      closeSync(fd);
-      this.cpuFile = undefined;
-      throw e;
+      const file = await this.create(CPU_PROFILE_FILE);
+      try {
+        await this.cpu.start();
+      } catch (e) {
+        await file.close();
+        throw e;
+      }
+      this.cpuFile = file;
+    } finally {
+      this.cpuStarting = false;
     }
   }
 
   async stopCPUProfiler(): Promise<void> {
-    const fd = this.cpuFile;
-    if (fd === undefined) throw new Error("cpu profiler doesn't exist");
+    const file = this.cpuFile;
+    if (file === undefined) throw new Error("cpu profiler doesn't exist");
     this.cpuFile = undefined;
     try {
-      writeSync(fd, encodeGzipped(await this.cpu.stop()));
+      await file.write(await encodeGzipped(await this.cpu.stop()));
     } finally {
-      closeSync(fd);
+      await file.close();
     }
   }
 
   async memoryProfile(): Promise<void> {
-    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    const fd = openSync(join(this.dir, MEM_PROFILE_FILE), 'w', FILE_MODE);
+    const file = await this.create(MEM_PROFILE_FILE);
     try {
       this.startHeapSampling();
       const profile = await (await this.heap!).profile();
-      writeSync(fd, encodeGzipped(profile));
+      await file.write(await encodeGzipped(profile));
     } finally {
-      closeSync(fd);
+      await file.close();
     }
   }
 
   async lockProfile(): Promise<void> {
-    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-    writeFileSync(join(this.dir, LOCK_PROFILE_FILE), formatLockProfile(lockRecorder.snapshot()), { mode: FILE_MODE });
+    const file = await this.create(LOCK_PROFILE_FILE);
+    try {
+      await file.write(formatLockProfile(lockRecorder.snapshot()));
+    } finally {
+      await file.close();
+    }
   }
 
   /** At node stop: a running CPU profile is finished and written; the samplers are let go. */

@@ -91,7 +91,7 @@ test('a chain waiting for its VM makes bootstrapped fail: 503, error and subnet 
     const pendingSubnet = [...t2.node.chains.pending.values()][0].subnetID;
     const res = await fetch(`${t2.url}/ext/health`);
     assert.equal(res.status, 503);
-    const body = await res.json();
+    const body: any = await res.json();
     assert.equal(body.healthy, false);
     assert.equal(body.checks.bootstrapped.error, 'subnets not bootstrapped');
     assert.deepEqual(body.checks.bootstrapped.message, [pendingSubnet]);
@@ -146,7 +146,7 @@ test('a failing VM health check: error, contiguousFailures counting up, first fa
     assert.notEqual(c.timeOfFirstFailure, c.timestamp);
     // The chain's check carries its subnet as tag.
     const subnet = t2.node.chains.chains.get(t2.node.chains.aliaser.lookup('flaky'))!.subnetID;
-    const tagged = await (await fetch(`${t2.url}/ext/health?tag=${subnet}`)).json();
+    const tagged: any = await (await fetch(`${t2.url}/ext/health?tag=${subnet}`)).json();
     assert.ok('flaky' in tagged.checks);
     const metrics = await (await fetch(`${t2.url}/ext/metrics`)).text();
     assert.match(metrics, /^avalanche_health_checks_failing\{check="health",tag="all"\} 1$/m);

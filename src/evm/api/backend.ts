@@ -15,7 +15,11 @@ import { RpcError } from '../rpc/server.js';
 import { address as parseAddress, bytes, invalidArg, quantity, slotKey, type BlockSpec } from './args.js';
 import { gethEvmError, revertError } from './errors.js';
 import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
-import { isProtected } from '../miner/builder.js';
+import { isProtected, type BlockBuilder } from '../miner/builder.js';
+import { DEFAULT_FEE_CONFIG, GasPriceOracle, feeConfigJSON } from '../fees/index.js';
+import { activePrecompilesJSON, activeRulesJSON, chainConfigJSON, type Genesis } from '../config/index.js';
+import type { ChainContext } from '../../vms/types.js';
+import { effectiveTip } from '../txpool/pool.js';
 
 export interface VmConfig {
   ethApis: string[];
@@ -145,7 +149,11 @@ export class EvmBackend {
     readonly accounts: DevAccount[],
     readonly log: Logger,
     readonly clientVersion: string,
+    readonly builder: BlockBuilder,
+    readonly genesis: Genesis,
+    readonly ctx: ChainContext,
   ) {
+    this.oracle = new GasPriceOracle(config.txPoolPriceLimit);
     for (const a of accounts) this.signers.set(a.address.toLowerCase(), Buffer.from(a.privateKey.slice(2), 'hex'));
   }
 
@@ -462,37 +470,42 @@ export class EvmBackend {
 
   // --- gas price oracle (§7.9) --------------------------------------------------------------
 
-  private tipCache?: { head: string; tip: bigint };
-  private lastTip?: bigint;
+  private readonly oracle: GasPriceOracle;
 
   async suggestTip(): Promise<bigint> {
     const head = this.chain.head;
-    const min = this.config.txPoolPriceLimit;
-    const max = 150_000_000_000n;
-    if (this.tipCache?.head === head.hashHex) return this.tipCache.tip;
-    const nowS = this.miner.clock.nowMs() / 1000n;
-    const tips: bigint[] = [];
-    const lowest = head.header.number > 40n ? head.header.number - 40n : 0n;
-    for (let n = head.header.number; n > lowest && n > 0n; n--) {
-      const b = this.chain.blockByNumber(n);
-      if (!b || b.header.timestamp + 80n < nowS) break;
-      const bf = b.header.baseFee ?? 0n;
-      for (const tx of this.chain.txsOf(b)) {
-        const cap = 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
-        const tipCap = 'maxPriorityFeePerGas' in tx ? (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas : cap;
-        tips.push(cap - bf < tipCap ? cap - bf : tipCap);
-      }
-    }
-    let price = this.lastTip ?? min;
-    if (tips.length) {
-      tips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      price = tips[Math.floor(((tips.length - 1) * 40) / 100)];
-    }
-    if (price < min) price = min;
-    if (price > max) price = max;
-    this.lastTip = price;
-    this.tipCache = { head: head.hashHex, tip: price };
-    return price;
+    return this.oracle.suggestTip(
+      { hash: head.hashHex, number: head.header.number },
+      (n) => {
+        const b = this.chain.blockByNumber(n);
+        if (!b) return undefined;
+        const bf = b.header.baseFee ?? 0n;
+        return { timestamp: b.header.timestamp, tips: this.chain.txsOf(b).map((tx) => effectiveTip(tx, bf)) };
+      },
+      this.miner.clock.nowMs() / 1000n,
+    );
+  }
+
+  // --- Subnet-EVM extensions (§2) --------------------------------------------------------------
+
+  async feeConfigJSON(b: Block): Promise<Record<string, unknown>> {
+    const r = this.consensus.rulesAt(b.header.timestamp);
+    if (!r.isSubnetEVM) return { feeConfig: feeConfigJSON(DEFAULT_FEE_CONFIG) };
+    const { feeConfig, lastChangedAt } = await this.consensus.feeConfigAfter(b);
+    const out: Record<string, unknown> = { feeConfig: feeConfigJSON(feeConfig) };
+    if (lastChangedAt !== undefined && lastChangedAt !== 0n) out.lastChangedAt = lastChangedAt;
+    else if (lastChangedAt === 0n) out.lastChangedAt = 0n;
+    return out;
+  }
+
+  chainConfigJSON(): Record<string, unknown> {
+    return chainConfigJSON(this.genesis.config);
+  }
+  activeRulesJSON(ts: bigint): Record<string, unknown> {
+    return activeRulesJSON(this.genesis.config, ts);
+  }
+  activePrecompilesJSON(ts: bigint): Record<string, unknown> {
+    return activePrecompilesJSON(this.genesis.config, ts);
   }
 
   async gasPrice(): Promise<bigint> {

@@ -4,7 +4,7 @@
 // §9.1), coinbase (§8.7), precompile activation at block start (§6.4), TxAllowList (§8.4).
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Account, Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import {
   blockGasCost,
@@ -19,8 +19,10 @@ import {
   type ForkSchedule,
 } from '../fees/index.js';
 import { isForkActive } from '../config/networkUpgrades.js';
+import { precompileActivations, stateUpgradesAt, type ChainConfig } from '../config/chainConfig.js';
 import {
-  applyPrecompileActivations,
+  activatePrecompile,
+  deactivatePrecompile,
   builderCoinbase,
   checkTxAllowed,
   coinbaseRule,
@@ -28,7 +30,6 @@ import {
   readFeeConfig,
   txInvalidation,
   FEE_MANAGER_ADDRESS,
-  type PrecompileConfig,
   type PrecompileEnv,
   type PrecompileRules,
 } from '../precompiles/index.js';
@@ -52,8 +53,8 @@ export interface ChainRulesView extends ForkSchedule {
   rulesAt(timestamp: bigint): Rules;
   genesisFeeConfig: FeeConfig;
   allowFeeRecipients: boolean;
-  /** Genesis precompile configs, then upgrade.json's, in order. */
-  precompileConfigs: readonly PrecompileConfig[];
+  /** The parsed chain config (genesis + upgrade.json). */
+  cfg: ChainConfig;
   /** VM config `min-delay-target` (ms) → desired excess, or null. */
   desiredMinDelayExcess: bigint | null;
 }
@@ -71,6 +72,11 @@ export interface ChildFields {
 }
 
 const hexToBytes = (h: string) => Buffer.from(h.replace(/^0x/, ''), 'hex');
+function stripZeros(v: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < v.length && v[i] === 0) i++;
+  return v.subarray(i);
+}
 
 export class Consensus {
   private readonly rulesCache = new Map<bigint, Rules>();
@@ -131,24 +137,38 @@ export class Consensus {
     return f;
   }
 
-  /** Block start: precompile activations (§6.4) and EVM wiring for the block's rules. */
+  /**
+   * Block start (§6.4, §9.1): precompile activations (by ascending address), then state
+   * upgrades, then the EVM is wired for the block's rules.
+   */
   async onBlockStart(vm: VM, sm: MerkleStateManager, parent: Block, header: ChainHeader, feeConfig: FeeConfig): Promise<void> {
-    await applyPrecompileActivations(sm, this.rules.precompileConfigs, parent.header.timestamp, header.timestamp, {
-      blockNumber: header.number,
-      feeConfig: this.rules.genesisFeeConfig,
-      allowFeeRecipients: this.rules.allowFeeRecipients,
-    });
     void feeConfig;
+    await this.activations(sm, parent.header.timestamp, header.timestamp, header.number);
+    for (const up of stateUpgradesAt(this.rules.cfg, parent.header.timestamp, header.timestamp)) {
+      for (const [addr, change] of up.accounts) {
+        const a = new Address(hexToBytes(addr));
+        const acc = (await sm.getAccount(a)) ?? new Account();
+        if (change.balanceChange !== undefined) acc.balance = BigInt.asUintN(256, acc.balance + change.balanceChange);
+        if (change.code !== undefined && acc.nonce === 0n) acc.nonce = 1n; // EIP-161: code accounts have nonce ≥ 1
+        await sm.putAccount(a, acc);
+        if (change.code !== undefined) await sm.putCode(a, change.code);
+        for (const [k, v] of change.storage ?? []) await sm.putStorage(a, hexToBytes(k), stripZeros(hexToBytes(v)));
+      }
+    }
     configureEVM(vm.evm as never, this.rulesAt(header.timestamp), this.env);
+  }
+
+  private async activations(sm: MerkleStateManager, parentTime: bigint | undefined, blockTime: bigint, blockNumber: bigint): Promise<void> {
+    const ctx = { blockNumber, feeConfig: this.rules.genesisFeeConfig, allowFeeRecipients: this.rules.allowFeeRecipients };
+    for (const act of precompileActivations(this.rules.cfg, parentTime, blockTime)) {
+      if (act.config.disable) await deactivatePrecompile(sm, act.key as never);
+      else await activatePrecompile(sm, act.config as never, ctx);
+    }
   }
 
   /** Genesis state: precompiles active at genesis time (before alloc, §5.1). */
   async genesisActivations(sm: MerkleStateManager, genesisTime: bigint): Promise<void> {
-    await applyPrecompileActivations(sm, this.rules.precompileConfigs, undefined, genesisTime, {
-      blockNumber: 0n,
-      feeConfig: this.rules.genesisFeeConfig,
-      allowFeeRecipients: this.rules.allowFeeRecipients,
-    });
+    await this.activations(sm, undefined, genesisTime, 0n);
   }
 
   /** For eth_call / tracing: the precompiles of the block's rules. */
@@ -222,5 +242,4 @@ export class Consensus {
   }
 }
 
-export type { PrecompileConfig };
 export { Address };

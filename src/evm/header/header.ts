@@ -112,7 +112,7 @@ function fixed(b: unknown, len: number, field: string): Uint8Array {
   return b;
 }
 
-function bytes(b: unknown, field: string): Uint8Array {
+function asBytes(b: unknown, field: string): Uint8Array {
   if (!(b instanceof Uint8Array)) throw new Error(`rlp: expected bytes for header field ${field}`);
   return b;
 }
@@ -140,7 +140,7 @@ export function decodeHeader(bytes: Uint8Array): Header {
     gasLimit: int(l[9], 'gasLimit'),
     gasUsed: int(l[10], 'gasUsed'),
     timestamp: int(l[11], 'timestamp'),
-    extraData: bytes(l[12], 'extraData'),
+    extraData: asBytes(l[12], 'extraData'),
     mixHash: fixed(l[13], 32, 'mixHash'),
     nonce: fixed(l[14], 8, 'nonce'),
   };

@@ -111,87 +111,17 @@ export function allowListFunctions(): PrecompileFunction[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Config
+// Activation (config parsing/validation lives in src/evm/config/precompileConfigs.ts)
 
-export interface AllowListConfig {
+export interface AllowListRoles {
   adminAddresses: string[];
   managerAddresses: string[];
   enabledAddresses: string[];
 }
 
-const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
-
-/** go-ethereum's common.Address JSON decoding (errors in its words). */
-export function parseAddress(v: unknown, what = 'common.Address'): string {
-  if (typeof v !== 'string') throw new Error(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ${what}`);
-  if (!/^0x/i.test(v)) throw new Error(`json: cannot unmarshal hex string without 0x prefix into Go value of type ${what}`);
-  if (!/^0x[0-9a-fA-F]*$/.test(v)) throw new Error(`invalid hex string`);
-  if (!ADDRESS_RE.test(v)) throw new Error(`hex string has length ${v.length - 2}, want 40 for ${what}`);
-  return v.toLowerCase();
-}
-
-export function jsonKind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'bigint') return 'number';
-  return typeof v === 'object' ? 'object' : typeof v;
-}
-
-function parseAddressList(v: unknown): string[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new Error(`json: cannot unmarshal ${jsonKind(v)} into Go value of type []common.Address`);
-  return v.map((a) => parseAddress(a));
-}
-
-export function parseAllowListConfig(obj: Record<string, unknown>): AllowListConfig {
-  return {
-    adminAddresses: parseAddressList(obj.adminAddresses),
-    managerAddresses: parseAddressList(obj.managerAddresses),
-    enabledAddresses: parseAddressList(obj.enabledAddresses),
-  };
-}
-
-/** AllowListConfig.Verify (reference §8.2), `durangoActive` = Durango at the config's blockTimestamp. */
-export function verifyAllowListConfig(c: AllowListConfig, durangoActive: boolean): void {
-  const enabled = new Set<string>();
-  for (const a of c.enabledAddresses) {
-    if (enabled.has(a)) throw new Error(`duplicate address in enabled list: ${checksum(a)}`);
-    enabled.add(a);
-  }
-  const admins = new Set<string>();
-  for (const a of c.adminAddresses) {
-    if (admins.has(a)) throw new Error(`duplicate address in admin list: ${checksum(a)}`);
-    if (enabled.has(a)) throw new Error(`cannot set address as both admin and enabled: ${checksum(a)}`);
-    admins.add(a);
-  }
-  if (c.managerAddresses.length > 0 && !durangoActive) throw new Error('cannot add managers before Durango');
-  const managers = new Set<string>();
-  for (const a of c.managerAddresses) {
-    if (managers.has(a)) throw new Error(`duplicate address in manager list: ${checksum(a)}`);
-    if (admins.has(a)) throw new Error(`cannot set address as both admin and manager: ${checksum(a)}`);
-    if (enabled.has(a)) throw new Error(`cannot set address as both enabled and manager: ${checksum(a)}`);
-    managers.add(a);
-  }
-}
-
 /** Writes the configured roles at activation: enabled → admin → manager. */
-export async function configureAllowList(state: StateManagerInterface, precompile: string, c: AllowListConfig): Promise<void> {
+export async function configureAllowList(state: StateManagerInterface, precompile: string, c: AllowListRoles): Promise<void> {
   for (const a of c.enabledAddresses) await writeRole(state, precompile, a, Role.Enabled);
   for (const a of c.adminAddresses) await writeRole(state, precompile, a, Role.Admin);
   for (const a of c.managerAddresses) await writeRole(state, precompile, a, Role.Manager);
 }
-
-/** JSON keys in the §2.2 order, each omitted when empty. */
-export function allowListConfigJSON(c: AllowListConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (c.adminAddresses.length) out.adminAddresses = [...c.adminAddresses];
-  if (c.managerAddresses.length) out.managerAddresses = [...c.managerAddresses];
-  if (c.enabledAddresses.length) out.enabledAddresses = [...c.enabledAddresses];
-  return out;
-}
-
-export function sameAllowList(a: AllowListConfig, b: AllowListConfig): boolean {
-  const eq = (x: string[], y: string[]) => x.length === y.length && x.every((v, i) => v === y[i]);
-  return eq(a.adminAddresses, b.adminAddresses) && eq(a.managerAddresses, b.managerAddresses) && eq(a.enabledAddresses, b.enabledAddresses);
-}
-

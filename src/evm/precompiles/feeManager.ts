@@ -4,7 +4,7 @@ import type { StateManagerInterface } from '@ethereumjs/common';
 import { addressWord, checksum, concat, readWords, selectorOf, topicOf, uintWord, wordToBigInt } from './abi.js';
 import { FEE_MANAGER_ADDRESS } from './addresses.js';
 import { allowListFunctions, isEnabledRole, readRole } from './allowlist.js';
-import { FEE_CONFIG_FIELDS, verifyFeeConfigFields, type FeeConfig } from './feeConfig.js';
+import { FEE_CONFIG_KEYS as FEE_CONFIG_FIELDS, verifyFeeConfig, type FeeConfig } from '../fees/feeConfig.js';
 import { PrecompileError, readSlot, statefulPrecompile, writeSlot, type PrecompileFunction } from './runtime.js';
 
 export const SET_FEE_CONFIG_GAS = 180_000n; // 9 × 20,000
@@ -48,7 +48,7 @@ export async function readLastChangedAt(state: StateManagerInterface): Promise<b
 /** StoreFeeConfig: validates (`cannot verify fee config: …`), stores, sets lastChangedAt. */
 export async function storeFeeConfig(state: StateManagerInterface, fc: FeeConfig, blockNumber: bigint): Promise<void> {
   try {
-    verifyFeeConfigFields(fc);
+    verifyFeeConfig({ ...fc });
   } catch (e) {
     throw new PrecompileError(`cannot verify fee config: ${(e as Error).message}`);
   }

@@ -15,8 +15,8 @@ import {
   type PrecompileKey,
 } from './addresses.js';
 import { allowListFunctions, configureAllowList, isEnabledRole, readRole } from './allowlist.js';
-import type { PrecompileConfig } from './config.js';
-import type { FeeConfig } from './feeConfig.js';
+import type { PrecompileConfig } from '../config/precompileConfigs.js';
+import type { FeeConfig } from '../fees/feeConfig.js';
 import { feeManagerPrecompile, readLastChangedAt, readStoredFeeConfig, storeFeeConfig } from './feeManager.js';
 import { creditBalance, nativeMinterPrecompile } from './nativeMinter.js';
 import {
@@ -31,10 +31,6 @@ import { warpPrecompile } from './warp.js';
 
 export * from './addresses.js';
 export { Role, roleName, readRole } from './allowlist.js';
-export { parsePrecompileConfig, verifyPrecompileConfig, precompileConfigJSON } from './config.js';
-export type { PrecompileConfig, DurangoSchedule, UpgradeFields } from './config.js';
-export type { FeeConfig } from './feeConfig.js';
-export { verifyFeeConfigFields, feeConfigToJSON, parseFeeConfigJSON } from './feeConfig.js';
 export type { PrecompileEnv, PrecompileRules } from './runtime.js';
 export { txInvalidation } from './runtime.js';
 export { addressedCallBytes, unsignedMessageBytes, warpMessageID, SEND_WARP_MESSAGE_TOPIC } from './warp.js';
@@ -86,7 +82,10 @@ export interface ActivationContext {
   allowFeeRecipients: boolean;
 }
 
-/** Enables one precompile in `state`: nonce 1, code 0x01, then its Configure (§8.1). */
+/**
+ * Enables one precompile in `state`: nonce 1, code 0x01, then its Configure (§8.1).
+ * `cfg` is the parsed config of src/evm/config/precompileConfigs.ts (validated there).
+ */
 export async function activatePrecompile(state: StateManagerInterface, cfg: PrecompileConfig, ctx: ActivationContext): Promise<void> {
   const address = PRECOMPILE_ADDRESSES.get(cfg.key)!;
   const a = new Address(fromHex(address));
@@ -102,10 +101,11 @@ export async function activatePrecompile(state: StateManagerInterface, cfg: Prec
       await configureAllowList(state, address, cfg);
       return;
     case 'contractNativeMinterConfig':
-      for (const [to, amount] of cfg.initialMint) if (amount !== null && amount > 0n) await creditBalance(state, to, amount);
+      for (const [to, amount] of cfg.initialMint ?? []) if (amount !== null && amount > 0n) await creditBalance(state, to, amount);
       await configureAllowList(state, address, cfg);
       return;
     case 'feeManagerConfig':
+      // initialFeeConfig was validated with the config, so every field is present
       await storeFeeConfig(state, (cfg.initialFeeConfig as FeeConfig | undefined) ?? ctx.feeConfig, ctx.blockNumber);
       await configureAllowList(state, address, cfg);
       return;
@@ -133,7 +133,9 @@ export async function deactivatePrecompile(state: StateManagerInterface, key: Pr
 /**
  * Applies every precompile config (genesis configs first, then upgrade.json's in array order)
  * whose `blockTimestamp` is in (parentTime, blockTime] — genesis: parentTime undefined —
- * by ascending precompile address (§6.4). Returns the configs applied.
+ * by ascending precompile address (§6.4). Returns the configs applied. (Equivalent to running
+ * `precompileActivations(cfg, parentTime, blockTime)` of src/evm/config through
+ * activatePrecompile / deactivatePrecompile.)
  */
 export async function applyPrecompileActivations(
   state: StateManagerInterface,
@@ -142,16 +144,22 @@ export async function applyPrecompileActivations(
   blockTime: bigint,
   ctx: ActivationContext,
 ): Promise<PrecompileConfig[]> {
-  const due = configs.filter(
-    (c) => c.blockTimestamp !== null && (parentTime === undefined || c.blockTimestamp > parentTime) && c.blockTimestamp <= blockTime,
-  );
+  const due = configs.filter((c) => {
+    const ts = c.blockTimestamp;
+    return ts !== undefined && (parentTime === undefined || ts > parentTime) && ts <= blockTime;
+  });
   const order = [...PRECOMPILE_ADDRESSES.keys()];
   due.sort((x, y) => order.indexOf(x.key) - order.indexOf(y.key)); // stable: keeps array order within a key
   for (const c of due) {
-    if (c.disable) await deactivatePrecompile(state, c.key);
-    else await activatePrecompile(state, c, ctx);
+    await applyPrecompileConfig(state, c, ctx);
   }
   return due;
+}
+
+/** Activation or disable of one config, whichever it is. */
+export async function applyPrecompileConfig(state: StateManagerInterface, cfg: PrecompileConfig, ctx: ActivationContext): Promise<void> {
+  if (cfg.disable) await deactivatePrecompile(state, cfg.key);
+  else await activatePrecompile(state, cfg, ctx);
 }
 
 /** TxAllowList check for the pool and block building (§8.4); undefined = allowed. */

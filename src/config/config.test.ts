@@ -1,0 +1,194 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveConfig, ConfigError } from './config.js';
+import { FLAGS, parseDuration, type FlagDef } from './flags.js';
+
+/** A valid, non-default value for each flag type, as text and as its parsed value. */
+function sample(def: FlagDef): { text: string; json: unknown; parsed: unknown } {
+  switch (def.name) {
+    case 'config-file':
+    case 'config-file-content':
+      return { text: '', json: '', parsed: '' };
+    case 'config-file-content-type':
+      return { text: 'json', json: 'json', parsed: 'json' };
+    case 'network-id':
+      return { text: 'fuji', json: 'fuji', parsed: 'fuji' };
+    case 'db-type':
+      return { text: 'memdb', json: 'memdb', parsed: 'memdb' };
+    case 'log-format':
+      return { text: 'json', json: 'json', parsed: 'json' };
+    case 'chains-file':
+    case 'chain-aliases-file-content':
+    case 'vm-aliases-file-content':
+      return { text: '', json: '', parsed: '' };
+  }
+  switch (def.type) {
+    case 'string':
+      return { text: '/tmp/x y', json: '/tmp/x y', parsed: '/tmp/x y' };
+    case 'bool':
+      return { text: String(!def.default), json: !def.default, parsed: !def.default };
+    case 'uint':
+      return { text: '1234', json: 1234, parsed: 1234 };
+    case 'duration':
+      return { text: '1m30s', json: '1m30s', parsed: 90_000 };
+    case 'list':
+      return { text: 'a.test,b.test', json: ['a.test', 'b.test'], parsed: ['a.test', 'b.test'] };
+    case 'level':
+      return { text: 'debug', json: 'debug', parsed: 'DEBUG' };
+    case 'json':
+      return { text: '[{"name":"x"}]', json: [{ name: 'x' }], parsed: [{ name: 'x' }] };
+  }
+}
+
+const testable = FLAGS.filter((f) => !['config-file', 'config-file-content', 'chains-file', 'chain-aliases-file-content', 'vm-aliases-file-content'].includes(f.name));
+
+test('every flag works as --flag=value and as --flag value', () => {
+  for (const def of testable) {
+    const s = sample(def);
+    const a = resolveConfig({ argv: [`--${def.name}=${s.text}`] });
+    assert.deepEqual(a.raw[def.name], s.parsed, `--${def.name}=${s.text}`);
+    const b = resolveConfig({ argv: [`--${def.name}`, s.text] });
+    assert.deepEqual(b.raw[def.name], s.parsed, `--${def.name} ${s.text}`);
+  }
+});
+
+test('every flag works as AVAGO_* variable, as a config file key, and as a library option (kebab and camel)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-cfg-'));
+  try {
+    for (const def of testable) {
+      const s = sample(def);
+      const env = { ['AVAGO_' + def.name.toUpperCase().replace(/-/g, '_')]: s.text };
+      assert.deepEqual(resolveConfig({ argv: [], env }).raw[def.name], s.parsed, `env ${def.name}`);
+      const file = join(dir, 'c.json');
+      writeFileSync(file, JSON.stringify({ [def.name]: s.json }));
+      assert.deepEqual(resolveConfig({ argv: [`--config-file=${file}`] }).raw[def.name], s.parsed, `file ${def.name}`);
+      const content = Buffer.from(JSON.stringify({ [def.name]: s.json })).toString('base64');
+      assert.deepEqual(resolveConfig({ argv: ['--config-file-content', content] }).raw[def.name], s.parsed, `content ${def.name}`);
+      assert.deepEqual(resolveConfig({ options: { [def.name]: s.json } }).raw[def.name], s.parsed, `option ${def.name}`);
+      const camel = def.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      assert.deepEqual(resolveConfig({ options: { [camel]: s.json } }).raw[def.name], s.parsed, `option ${camel}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('precedence: command line > environment > config file > default', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-cfg-'));
+  try {
+    const file = join(dir, 'c.json');
+    writeFileSync(file, JSON.stringify({ 'http-port': 1111, 'log-level': 'warn', 'api-admin-enabled': true }));
+    const c = resolveConfig({ argv: [`--config-file`, file, '--http-port=3333'], env: { AVAGO_HTTP_PORT: '2222', AVAGO_LOG_LEVEL: 'error' } });
+    assert.equal(c.httpPort, 3333);
+    assert.equal(c.logLevel, 'ERROR');
+    assert.equal(c.apiAdminEnabled, true);
+    assert.equal(c.apiInfoEnabled, true);
+    // Empty variables count as unset.
+    assert.equal(resolveConfig({ argv: [], env: { AVAGO_HTTP_PORT: '' } }).httpPort, 9650);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('defaults: 127.0.0.1:9650, ~/.powder, local network, LMDB, paths under the data dir', () => {
+  const c = resolveConfig({ argv: [] });
+  assert.equal(c.httpHost, '127.0.0.1');
+  assert.equal(c.httpPort, 9650);
+  assert.equal(c.dataDir, join(homedir(), '.powder'));
+  assert.equal(c.networkID, 12345);
+  assert.equal(c.networkName, 'local');
+  assert.equal(c.dbType, 'lmdb');
+  assert.equal(c.dbDir, join(c.dataDir, 'db'));
+  assert.equal(c.stakingTlsCertFile, join(c.dataDir, 'staking/staker.crt'));
+  assert.equal(c.healthCheckFrequencyMs, 30_000);
+  assert.deepEqual(c.httpAllowedHosts, ['localhost']);
+  assert.deepEqual(c.httpAllowedOrigins, ['*']);
+  assert.equal(c.apiAdminEnabled, false);
+  const d = resolveConfig({ argv: ['--data-dir=/tmp/pd', '--db-dir=$AVALANCHEGO_DATA_DIR/other'] });
+  assert.equal(d.dbDir, '/tmp/pd/other');
+  assert.equal(d.logDir, '/tmp/pd/logs');
+});
+
+test('bool flags: bare, =value, and a following literal', () => {
+  assert.equal(resolveConfig({ argv: ['--api-admin-enabled'] }).apiAdminEnabled, true);
+  assert.equal(resolveConfig({ argv: ['--api-info-enabled', 'false', '--http-port', '1'] }).apiInfoEnabled, false);
+  assert.equal(resolveConfig({ argv: ['--api-info-enabled=0'] }).apiInfoEnabled, false);
+});
+
+test('durations: Go syntax, or nanoseconds as a JSON number', () => {
+  assert.equal(parseDuration('1h2m3.5s'), 3_723_500);
+  assert.equal(parseDuration('250ms'), 250);
+  assert.equal(parseDuration(30_000_000_000), 30_000);
+  assert.throws(() => parseDuration('10x'));
+  assert.throws(() => parseDuration('30'));
+});
+
+/** Each bad input: the error is a ConfigError, one line, naming what is wrong. */
+const BAD: [string, Parameters<typeof resolveConfig>[0], RegExp][] = [
+  ['unknown flag', { argv: ['--http-prot=1'] }, /^unknown flag: --http-prot \(did you mean --http-port\?\)$/],
+  ['positional argument', { argv: ['start'] }, /^unexpected argument "start"/],
+  ['missing value', { argv: ['--http-port'] }, /^flag needs an argument: --http-port$/],
+  ['non-numeric port', { argv: ['--http-port=abc'] }, /^invalid argument "abc" for "--http-port" flag: strconv.ParseUint/],
+  ['port out of range', { argv: ['--http-port', '70000'] }, /^invalid argument "70000" for "--http-port" flag: port out of range/],
+  ['negative number', { argv: ['--dev-accounts=-1'] }, /"--dev-accounts" flag/],
+  ['bad bool', { argv: ['--api-admin-enabled=maybe'] }, /^invalid argument "maybe" for "--api-admin-enabled" flag: strconv.ParseBool/],
+  ['bad duration', { argv: ['--health-check-frequency=10x'] }, /^invalid argument "10x" for "--health-check-frequency" flag: time: invalid duration/],
+  ['bad level', { argv: ['--log-level=loud'] }, /^invalid argument "loud" for "--log-level" flag: unknown log level/],
+  ['bad network', { argv: ['--network-id=moon'] }, /^--network-id: failed to parse network name: "moon"$/],
+  ['AvalancheGo db type', { argv: ['--db-type=leveldb'] }, /^--db-type=leveldb is an AvalancheGo database Powder does not offer/],
+  ['unknown db type', { argv: ['--db-type=sqlite'] }, /^--db-type: invalid db type: sqlite/],
+  ['bad log format', { argv: ['--log-format=xml'] }, /^--log-format: unknown format mode: xml/],
+  ['bad env', { argv: [], env: { AVAGO_HTTP_PORT: 'x' } }, /^invalid value "x" in AVAGO_HTTP_PORT \(flag "--http-port"\)/],
+  ['missing config file', { argv: ['--config-file=/nonexistent/c.json'] }, /^--config-file: file does not exist: \/nonexistent\/c.json$/],
+  ['non-json config content', { argv: ['--config-file-content=' + Buffer.from('{x').toString('base64')] }, /^--config-file-content is not valid JSON/],
+  ['bad base64 config content', { argv: ['--config-file-content=%%%'] }, /^--config-file-content is not valid base64/],
+  ['yaml content type', { argv: ['--config-file-content=e30=', '--config-file-content-type=yaml'] }, /^unsupported --config-file-content-type "yaml"/],
+  ['config content not an object', { argv: ['--config-file-content=' + Buffer.from('[1]').toString('base64')] }, /must hold a JSON object/],
+  ['unknown option', { options: { httpPrt: 1 } }, /^unknown option "httpPrt"$/],
+  ['bad option value', { options: { httpPort: 'x' } }, /^invalid value "x" for option "http-port"/],
+  ['bad chains flag', { argv: ['--chains={"a":1}'] }, /^--chains must be a JSON array/],
+  ['bad chains json', { argv: ['--chains=[{'] }, /^invalid argument "\[\{" for "--chains" flag/],
+  ['missing chains file', { argv: ['--chains-file=/nonexistent.json'] }, /^--chains-file: file does not exist/],
+];
+
+for (const [what, input, re] of BAD) {
+  test(`bad input (${what}) → one clear line`, () => {
+    assert.throws(
+      () => resolveConfig(input),
+      (e: unknown) => {
+        assert.ok(e instanceof ConfigError, `ConfigError, got ${e}`);
+        assert.match((e as Error).message, re);
+        assert.ok(!(e as Error).message.includes('\n'));
+        return true;
+      },
+    );
+  });
+}
+
+test('bad config files: invalid JSON, unknown key, wrong value type, YAML', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-cfg-'));
+  try {
+    const cases: [string, string, RegExp][] = [
+      ['a.json', '{"http-port": 1,', /^config file .*a\.json is not valid JSON/],
+      ['b.json', '{"http-prot": 1}', /^unknown key "http-prot" in config file .*b\.json \(did you mean --http-port\?\)$/],
+      ['c.json', '{"http-port": "x"}', /^invalid value "x" for "http-port" in config file .*c\.json: strconv.ParseUint/],
+      ['d.json', '{"api-admin-enabled": "yes"}', /^invalid value "yes" for "api-admin-enabled" in config file/],
+      ['e.json', '{"config-file": "x.json"}', /cannot be set inside config file/],
+      ['f.yaml', 'http-port: 1', /Powder reads JSON config files/],
+    ];
+    for (const [name, text, re] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      assert.throws(() => resolveConfig({ argv: ['--config-file', file] }), (e: unknown) => {
+        assert.ok(e instanceof ConfigError);
+        assert.match((e as Error).message, re);
+        return true;
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

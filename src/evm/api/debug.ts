@@ -1,0 +1,195 @@
+// debug_* (services "debug-tracer" and "internal-debug") and txpool_* ("internal-tx-pool").
+import { RLP } from '@ethereumjs/rlp';
+import { RpcError, type RpcMethod } from '../rpc/server.js';
+import { createTracer } from '../tracers/index.js';
+import type { Block } from '../chain/blockchain.js';
+import { encodeHeader } from '../chain/header.js';
+import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
+import { blockNumber, blockNumberOrHash, hash32, invalidArg, opt, required } from './args.js';
+import { parseBlockOverrides, parseCallArgs, parseStateOverrides, type EvmBackend } from './backend.js';
+import { blockRLP } from './eth.js';
+import { hexD, hexQ, txJSON } from './format.js';
+import type { MethodTable } from './eth.js';
+
+function traceConfig(p: unknown[], i: number): { name?: string; cfg: unknown } {
+  const v = p[i];
+  if (v === undefined || v === null) return { cfg: {} };
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type tracers.TraceConfig`);
+  const t = (v as Record<string, unknown>).tracer;
+  if (t !== undefined && t !== null && typeof t !== 'string') throw invalidArg(i, `json: cannot unmarshal ${typeof t} into Go struct field TraceConfig.tracer of type string`);
+  return { name: (t as string | undefined) ?? undefined, cfg: v };
+}
+
+/** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */
+async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number): Promise<unknown[]> {
+  const chain = be.chain;
+  if (block.header.number === 0n) throw new RpcError(-32000, 'genesis is not traceable');
+  const parent = chain.blockByHash(block.header.parentHash);
+  if (!parent) throw new RpcError(-32000, `parent ${hexD(block.header.parentHash)} not found`);
+  const fork = chain.forkAt(block.header.timestamp);
+  const common = chain.commons.get(fork);
+  const sm = chain.stateView(parent);
+  const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
+  await sm.checkpoint();
+  const fc = await be.consensus.feeConfigAfter(parent);
+  await be.consensus.onBlockStart(vm, sm, parent, block.header, fc.feeConfig);
+  const ctx = execBlock(block.header, common);
+  const txs = chain.txsOf(block);
+  const out: unknown[] = [];
+  let gasUsed = 0n;
+  for (let i = 0; i < txs.length; i++) {
+    if (only !== undefined && i > only) break;
+    const traced = only === undefined || only === i;
+    const tracer = traced ? make() : undefined;
+    if (tracer) {
+      tracer.attach(vm.evm as never);
+      tracer.txStart(txs[i].gasLimit);
+    }
+    const { result } = await runTxSubnetEVM(vm, txs[i], ctx, gasUsed);
+    gasUsed += result.totalGasSpent;
+    if (tracer) {
+      tracer.txEnd(result.totalGasSpent);
+      tracer.detach();
+      out.push(only === undefined ? { txHash: hexD(txs[i].hash()), result: tracer.result() } : tracer.result());
+    }
+  }
+  return out;
+}
+
+export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'internal-debug': MethodTable; 'internal-tx-pool': MethodTable } {
+  const chain = be.chain;
+  const tracer: MethodTable = new Map();
+  tracer.set('debug_traceTransaction', async (p) => {
+    const h = hash32(required(p, 0), 0);
+    const { name, cfg } = traceConfig(p, 1);
+    createTracer(name, cfg); // validate before the lookup, like geth's config decoding
+    const found = chain.findTx(Buffer.from(h.slice(2), 'hex'));
+    if (!found) throw new RpcError(-32000, 'transaction not found');
+    const [r] = await traceBlock(be, found.block, () => createTracer(name, cfg), found.index);
+    return r;
+  });
+  const byBlock = async (b: Block | null, p: unknown[]) => {
+    const { name, cfg } = traceConfig(p, 1);
+    createTracer(name, cfg);
+    if (!b) throw new RpcError(-32000, 'block not found');
+    return traceBlock(be, b, () => createTracer(name, cfg));
+  };
+  tracer.set('debug_traceBlockByNumber', (p) => byBlock(be.resolve(blockNumber(required(p, 0), 0)), p));
+  tracer.set('debug_traceBlockByHash', (p) => byBlock(be.resolve({ kind: 'hash', hash: hash32(required(p, 0), 0), requireCanonical: false }), p));
+  tracer.set('debug_traceCall', async (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    const spec = opt(p, 1, blockNumberOrHash);
+    const b = be.resolveForState(spec);
+    const { name, cfg } = traceConfig(p, 2);
+    const t = createTracer(name, cfg);
+    const c = (p[2] ?? {}) as Record<string, unknown>;
+    const overrides = parseStateOverrides(c.stateOverrides, 2);
+    const blockOverrides = parseBlockOverrides(c.blockOverrides, 2);
+    const out = await be.call(args, b, {
+      overrides,
+      blockOverrides,
+      trace: (vm) => {
+        t.attach(vm.evm);
+        t.txStart(args.gas ?? be.config.rpcGasCap);
+      },
+    });
+    t.txEnd(out.gasUsed);
+    t.detach();
+    return t.result();
+  });
+  tracer.set('debug_intermediateRoots', () => {
+    throw new RpcError(-32000, 'not supported by this node');
+  });
+
+  const internal: MethodTable = new Map();
+  const blockOf = (p: unknown[]) => {
+    const b = be.resolve(blockNumberOrHash(required(p, 0), 0));
+    if (!b) throw new RpcError(-32000, 'header not found');
+    return b;
+  };
+  internal.set('debug_getRawHeader', (p) => hexD(encodeHeader(blockOf(p).header)));
+  internal.set('debug_getRawBlock', (p) => hexD(blockRLP(blockOf(p))));
+  internal.set('debug_getRawReceipts', (p) => {
+    const b = blockOf(p);
+    return chain.receipts(b).map((r) => {
+      const body = RLP.encode([r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), bigBytes(r.cumulativeGasUsed), bloomOf(be, r.logs), r.logs.map((l) => [l.address, l.topics, l.data])] as never);
+      return hexD(r.type === 0 ? body : Buffer.concat([Uint8Array.of(r.type), body]));
+    });
+  });
+  internal.set('debug_getRawTransaction', (p) => {
+    const h = hash32(required(p, 0), 0);
+    const found = chain.findTx(Buffer.from(h.slice(2), 'hex'));
+    if (found) return hexD(found.block.rawTxs[found.index]);
+    const pt = be.pool.get(h);
+    return pt ? hexD(pt.raw) : '0x';
+  });
+  internal.set('debug_printBlock', (p) => {
+    const n = required(p, 0);
+    if (typeof n !== 'number') throw invalidArg(0, 'json: cannot unmarshal string into Go value of type uint64');
+    const b = chain.blockByNumber(BigInt(n));
+    if (!b) throw new RpcError(-32000, `block #${n} not found`);
+    return JSON.stringify({ hash: b.hashHex, number: n, txs: b.rawTxs.length });
+  });
+
+  const txpool: MethodTable = new Map();
+  const content = (filter?: string) => {
+    const pending: Record<string, Record<string, unknown>> = {};
+    const queued: Record<string, Record<string, unknown>> = {};
+    for (const from of be.pool.senders()) {
+      if (filter && from !== filter) continue;
+      const s = be.pool.split(from);
+      const key = checksum(from);
+      if (s.pending.length) pending[key] = Object.fromEntries(s.pending.map((t) => [t.nonce.toString(), txJSON(t.tx, t.from)]));
+      if (s.queued.length) queued[key] = Object.fromEntries(s.queued.map((t) => [t.nonce.toString(), txJSON(t.tx, t.from)]));
+    }
+    return { pending, queued };
+  };
+  txpool.set('txpool_content', () => content());
+  txpool.set('txpool_contentFrom', (p) => {
+    const { address } = requireAddress(p);
+    const c = content(address);
+    return { pending: Object.values(c.pending)[0] ?? {}, queued: Object.values(c.queued)[0] ?? {} };
+  });
+  txpool.set('txpool_status', () => {
+    const c = be.pool.counts();
+    return { pending: hexQ(c.pending), queued: hexQ(c.queued) };
+  });
+  txpool.set('txpool_inspect', () => {
+    const fmt = (t: { tx: any }) => {
+      const to = t.tx.to ? t.tx.to.toString() : 'contract creation';
+      const price = t.tx.maxFeePerGas ?? t.tx.gasPrice;
+      return `${to}: ${t.tx.value} wei + ${t.tx.gasLimit} gas × ${price} wei`;
+    };
+    const pending: Record<string, Record<string, string>> = {};
+    const queued: Record<string, Record<string, string>> = {};
+    for (const from of be.pool.senders()) {
+      const s = be.pool.split(from);
+      if (s.pending.length) pending[checksum(from)] = Object.fromEntries(s.pending.map((t) => [t.nonce.toString(), fmt(t)]));
+      if (s.queued.length) queued[checksum(from)] = Object.fromEntries(s.queued.map((t) => [t.nonce.toString(), fmt(t)]));
+    }
+    return { pending, queued };
+  });
+
+  return { 'debug-tracer': tracer, 'internal-debug': internal, 'internal-tx-pool': txpool };
+}
+
+import { address as parseAddress } from './args.js';
+import { checksumAddress } from '../chain/devAccounts.js';
+import { keccak256 } from '../crypto.js';
+import { logsBloom } from './format.js';
+function requireAddress(p: unknown[]): { address: string } {
+  return { address: parseAddress(required(p, 0), 0) };
+}
+function checksum(a: string): string {
+  return checksumAddress(a);
+}
+function bigBytes(n: bigint): Uint8Array {
+  if (n === 0n) return new Uint8Array();
+  let h = n.toString(16);
+  if (h.length % 2) h = '0' + h;
+  return Buffer.from(h, 'hex');
+}
+function bloomOf(_be: EvmBackend, logs: { address: Uint8Array; topics: Uint8Array[]; data: Uint8Array }[]): Uint8Array {
+  return logsBloom(logs, keccak256);
+}
+export type { RpcMethod };

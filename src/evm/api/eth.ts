@@ -1,0 +1,405 @@
+// eth_* / net_* / web3_* methods, grouped by the `eth-apis` service that registers them (§1.2).
+import { RLP } from '@ethereumjs/rlp';
+import { createAddressFromString } from '@ethereumjs/util';
+import { getMerkleStateProof } from '@ethereumjs/statemanager';
+import { RpcError, type RpcMethod } from '../rpc/server.js';
+import { keccak256 } from '../crypto.js';
+import type { Block } from '../chain/blockchain.js';
+import { headerToJSON, encodeHeader } from '../chain/header.js';
+import { effectiveTip } from '../txpool/pool.js';
+import { resolveFeeHistoryRange, rewardsForBlock, validateRewardPercentiles, gasUsedRatio } from '../fees/index.js';
+import {
+  address,
+  blockNumber,
+  blockNumberOrHash,
+  bool,
+  bytes,
+  hash32,
+  invalidArg,
+  opt,
+  quantity,
+  required,
+  slotKey,
+  type BlockSpec,
+} from './args.js';
+import { EvmBackend, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
+import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
+
+export type MethodTable = Map<string, RpcMethod>;
+
+const hexToBytes = (h: string) => Buffer.from(h.slice(2), 'hex');
+
+export function blockJSON(be: EvmBackend, b: Block, fullTx: boolean): Record<string, unknown> {
+  const txs = be.chain.txsOf(b);
+  const senders = b.senders.map((s) => hexD(s));
+  const transactions = fullTx ? txs.map((tx, i) => txJSON(tx, senders[i], { block: b, index: i })) : txs.map((tx) => hexD(tx.hash()));
+  return headerToJSON(b.header, b.hash, { size: hexQ(blockRLP(b).length), transactions, uncles: [] });
+}
+
+/** Block RLP: [header, txs, uncles] (no withdrawals, §5.3). */
+export function blockRLP(b: Block): Uint8Array {
+  const header = RLP.decode(encodeHeader(b.header));
+  const txs = b.rawTxs.map((raw) => (raw[0] >= 0xc0 ? RLP.decode(raw) : raw));
+  return RLP.encode([header as never, txs as never, []]);
+}
+
+function logIndexBase(be: EvmBackend, b: Block, txIndex: number): number {
+  const rs = be.chain.receipts(b);
+  let n = 0;
+  for (let i = 0; i < txIndex; i++) n += rs[i]?.logs.length ?? 0;
+  return n;
+}
+
+export function receiptsOf(be: EvmBackend, b: Block): Record<string, unknown>[] {
+  const rs = be.chain.receipts(b);
+  const txs = be.chain.txsOf(b);
+  let logIndex = 0;
+  return txs.map((tx, i) => {
+    const r = receiptJSON(tx, hexD(b.senders[i]), rs[i], b, i, logIndex, keccak256);
+    logIndex += rs[i].logs.length;
+    return r;
+  });
+}
+
+function blockSpec(params: unknown[], i: number, optional = false): BlockSpec | undefined {
+  if (optional && (params[i] === undefined || params[i] === null)) return undefined;
+  return blockNumberOrHash(required(params, i), i);
+}
+
+export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
+  const chain = be.chain;
+  const byNumber = (p: unknown[]) => be.resolve(blockNumber(required(p, 0), 0));
+  const byHash = (p: unknown[]) => be.resolve({ kind: 'hash', hash: hash32(required(p, 0), 0), requireCanonical: false });
+
+  // ---- eth (service "eth") ----
+  const eth: MethodTable = new Map();
+  const coinbase = () => be.config.feeRecipient ?? '0x0100000000000000000000000000000000000000';
+  eth.set('eth_etherbase', () => coinbase());
+  eth.set('eth_coinbase', () => coinbase());
+
+  // ---- internal-eth ----
+  const internalEth: MethodTable = new Map();
+  internalEth.set('eth_gasPrice', async () => hexQ(await be.gasPrice()));
+  internalEth.set('eth_baseFee', () => {
+    const bf = be.consensus.estimateNextBaseFee(chain.head, be.miner.clock.nowMs());
+    return bf === undefined ? null : hexQ(bf);
+  });
+  internalEth.set('eth_maxPriorityFeePerGas', async () => hexQ(await be.suggestTip()));
+  internalEth.set('eth_syncing', () => false);
+  internalEth.set('eth_feeHistory', (p) => {
+    const countV = required(p, 0);
+    let count: bigint;
+    if (typeof countV === 'number' && Number.isInteger(countV) && countV >= 0) count = BigInt(countV);
+    else if (typeof countV === 'string' && /^\d+$/.test(countV)) count = BigInt(countV);
+    else count = quantity(countV, 0, 'math.HexOrDecimal64');
+    const last = blockNumber(required(p, 1), 1);
+    const pct = opt(p, 2, (v, i) => {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'number')) throw invalidArg(i, 'json: cannot unmarshal into Go value of type []float64');
+      return v as number[];
+    }) ?? [];
+    try {
+      validateRewardPercentiles(pct);
+    } catch (e) {
+      throw new RpcError(-32000, (e as Error).message);
+    }
+    const head = chain.head.header.number;
+    let lastN: bigint;
+    if (last.kind === 'tag') lastN = last.tag === 'earliest' ? 0n : head;
+    else lastN = (last as { number: bigint }).number;
+    if (last.kind === 'tag' && last.tag === 'pending' && count > 0n) count -= 1n;
+    if (lastN > head) throw new RpcError(-32000, `request beyond head block: requested ${lastN}, head ${head}`);
+    let range;
+    try {
+      range = resolveFeeHistoryRange(count, lastN, head);
+    } catch (e) {
+      throw new RpcError(-32000, (e as Error).message);
+    }
+    if (!range) return { oldestBlock: '0x0', gasUsedRatio: null };
+    const baseFees: string[] = [];
+    const ratios: number[] = [];
+    const rewards: string[][] = [];
+    for (let n = range.first; n < range.first + range.count; n++) {
+      const b = chain.blockByNumber(n)!;
+      const bf = b.header.baseFee ?? 0n;
+      baseFees.push(hexQ(bf));
+      ratios.push(gasUsedRatio(b.header.gasUsed, b.header.gasLimit));
+      if (pct.length) {
+        const rs = chain.receipts(b);
+        const txs = chain.txsOf(b).map((tx, i) => ({ tip: effectiveTip(tx, bf), gasUsed: rs[i].gasUsed }));
+        rewards.push(rewardsForBlock(txs, b.header.gasUsed, pct).map(hexQ));
+      }
+    }
+    const out: Record<string, unknown> = { oldestBlock: hexQ(range.first) };
+    if (pct.length) out.reward = rewards;
+    out.baseFeePerGas = baseFees;
+    out.gasUsedRatio = ratios;
+    return out;
+  });
+
+  // ---- internal-blockchain ----
+  const bc: MethodTable = new Map();
+  bc.set('eth_chainId', () => hexQ(be.chainId));
+  bc.set('eth_blockNumber', () => hexQ(chain.head.header.number));
+  bc.set('eth_getBalance', async (p) => {
+    const a = address(required(p, 0), 0);
+    const b = be.resolveForState(blockSpec(p, 1));
+    return hexQ((await be.account(b, a)).balance);
+  });
+  bc.set('eth_getCode', async (p) => {
+    const a = address(required(p, 0), 0);
+    const b = be.resolveForState(blockSpec(p, 1));
+    return hexD(await chain.stateView(b).getCode(createAddressFromString(a)));
+  });
+  bc.set('eth_getStorageAt', async (p) => {
+    const a = address(required(p, 0), 0);
+    const key = slotKey(required(p, 1), 1);
+    const b = be.resolveForState(blockSpec(p, 2));
+    const v = await chain.stateView(b).getStorage(createAddressFromString(a), key);
+    const out = new Uint8Array(32);
+    out.set(v, 32 - v.length);
+    return hexD(out);
+  });
+  bc.set('eth_getProof', async (p) => {
+    const a = address(required(p, 0), 0);
+    const keysV = required(p, 1);
+    if (!Array.isArray(keysV)) throw invalidArg(1, 'json: cannot unmarshal non-array into Go value of type []string');
+    const keys = keysV.map((k) => slotKey(k, 1));
+    const b = be.resolveForState(blockSpec(p, 2));
+    const proof = await getMerkleStateProof(chain.stateView(b), createAddressFromString(a), keys);
+    return {
+      address: a,
+      accountProof: proof.accountProof,
+      balance: proof.balance,
+      codeHash: proof.codeHash,
+      nonce: proof.nonce,
+      storageHash: proof.storageHash,
+      storageProof: proof.storageProof.map((s, i) => ({ key: keysV[i], value: s.value, proof: s.proof })),
+    };
+  });
+  const headerOf = (b: Block | null) => (b ? headerToJSON(b.header, b.hash) : null);
+  bc.set('eth_getHeaderByNumber', (p) => headerOf(byNumber(p)));
+  bc.set('eth_getHeaderByHash', (p) => headerOf(byHash(p)));
+  bc.set('eth_getBlockByNumber', (p) => {
+    const b = byNumber(p);
+    const full = bool(required(p, 1), 1);
+    return b ? blockJSON(be, b, full) : null;
+  });
+  bc.set('eth_getBlockByHash', (p) => {
+    const b = byHash(p);
+    const full = bool(required(p, 1), 1);
+    return b ? blockJSON(be, b, full) : null;
+  });
+  bc.set('eth_getUncleByBlockNumberAndIndex', (p) => {
+    byNumber(p);
+    quantity(required(p, 1), 1, 'hexutil.Uint');
+    return null;
+  });
+  bc.set('eth_getUncleByBlockHashAndIndex', (p) => {
+    byHash(p);
+    quantity(required(p, 1), 1, 'hexutil.Uint');
+    return null;
+  });
+  bc.set('eth_getUncleCountByBlockNumber', (p) => (byNumber(p) ? '0x0' : null));
+  bc.set('eth_getUncleCountByBlockHash', (p) => (byHash(p) ? '0x0' : null));
+  bc.set('eth_getBlockReceipts', (p) => {
+    const b = be.resolve(blockSpec(p, 0));
+    return b ? receiptsOf(be, b) : null;
+  });
+  bc.set('eth_call', async (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    const b = be.resolveForState(blockSpec(p, 1, true));
+    const overrides = parseStateOverrides(p[2], 2);
+    const blockOverrides = parseBlockOverrides(p[3], 3);
+    return be.ethCall(args, b, overrides, blockOverrides);
+  });
+  bc.set('eth_estimateGas', async (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    const b = be.resolveForState(blockSpec(p, 1, true));
+    const overrides = parseStateOverrides(p[2], 2);
+    return hexQ(await be.estimateGas(args, b, overrides));
+  });
+  bc.set('eth_createAccessList', async (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    const b = be.resolveForState(blockSpec(p, 1, true));
+    // geth iterates until the access list is stable; one tracing pass plus a confirming run.
+    let list = args.accessList ?? [];
+    let out = await be.call({ ...args, accessList: list }, b, { trace: () => {} });
+    for (let k = 0; k < 3; k++) {
+      const touched = out.result.accessList ?? [];
+      const next = touched
+        .filter((e) => e.address.toLowerCase() !== (args.from ?? '0x0000000000000000000000000000000000000000').toLowerCase() && e.address.toLowerCase() !== args.to?.toLowerCase())
+        .map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys }));
+      if (JSON.stringify(next) === JSON.stringify(list)) break;
+      list = next;
+      out = await be.call({ ...args, accessList: list }, b);
+    }
+    const res: Record<string, unknown> = { accessList: list, gasUsed: hexQ(out.gasUsed) };
+    if (out.error) res.error = out.reverted ? 'execution reverted' : out.error;
+    return res;
+  });
+  bc.set('eth_feeConfig', async (p) => {
+    const spec = blockSpec(p, 0, true);
+    const b = spec ? be.resolve(spec) : chain.head;
+    if (!b) throw new RpcError(-32000, 'header for hash not found');
+    return be.feeConfigJSON(b);
+  });
+  bc.set('eth_getChainConfig', () => be.chainConfigJSON());
+  bc.set('eth_getActiveRulesAt', (p) => be.activeRulesJSON(timestampArg(p, be)));
+  bc.set('eth_getActivePrecompilesAt', (p) => be.activePrecompilesJSON(timestampArg(p, be)));
+  bc.set('eth_getBadBlocks', () => []);
+  bc.set('eth_callDetailed', async (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    const b = be.resolveForState(blockSpec(p, 1));
+    const out = await be.call(args, b, { overrides: parseStateOverrides(p[2], 2) });
+    let err = out.error ?? '';
+    if (out.reverted) {
+      const { revertReason } = await import('./errors.js');
+      const r = revertReason(out.returnValue);
+      err = r !== undefined ? `execution reverted: ${r}` : 'execution reverted';
+    }
+    return { gas: Number(out.gasUsed), errCode: out.reverted ? 3 : 0, err, returnData: hexD(out.returnValue) };
+  });
+
+  // ---- internal-transaction ----
+  const itx: MethodTable = new Map();
+  const txAt = (b: Block | null, i: bigint) => {
+    if (!b || i >= BigInt(b.rawTxs.length)) return null;
+    const tx = chain.txsOf(b)[Number(i)];
+    return txJSON(tx, hexD(b.senders[Number(i)]), { block: b, index: Number(i) });
+  };
+  itx.set('eth_getBlockTransactionCountByNumber', (p) => {
+    const b = byNumber(p);
+    return b ? hexQ(b.rawTxs.length) : null;
+  });
+  itx.set('eth_getBlockTransactionCountByHash', (p) => {
+    const b = byHash(p);
+    return b ? hexQ(b.rawTxs.length) : null;
+  });
+  itx.set('eth_getTransactionByBlockNumberAndIndex', (p) => txAt(byNumber(p), quantity(required(p, 1), 1, 'hexutil.Uint')));
+  itx.set('eth_getTransactionByBlockHashAndIndex', (p) => txAt(byHash(p), quantity(required(p, 1), 1, 'hexutil.Uint')));
+  itx.set('eth_getRawTransactionByBlockNumberAndIndex', (p) => {
+    const b = byNumber(p);
+    const i = quantity(required(p, 1), 1, 'hexutil.Uint');
+    return b && i < BigInt(b.rawTxs.length) ? hexD(b.rawTxs[Number(i)]) : '0x';
+  });
+  itx.set('eth_getRawTransactionByBlockHashAndIndex', (p) => {
+    const b = byHash(p);
+    const i = quantity(required(p, 1), 1, 'hexutil.Uint');
+    return b && i < BigInt(b.rawTxs.length) ? hexD(b.rawTxs[Number(i)]) : '0x';
+  });
+  itx.set('eth_getTransactionCount', async (p) => {
+    const a = address(required(p, 0), 0);
+    const spec = blockSpec(p, 1);
+    const b = be.resolveForState(spec);
+    const n = (await be.account(b, a)).nonce;
+    if (spec?.kind === 'tag' && spec.tag === 'pending') return hexQ(be.pool.pendingNonce(a, n));
+    return hexQ(n);
+  });
+  itx.set('eth_getTransactionByHash', (p) => {
+    const h = hash32(required(p, 0), 0);
+    const found = chain.findTx(hexToBytes(h));
+    if (found) return txAt(found.block, BigInt(found.index));
+    const pt = be.pool.get(h);
+    return pt ? txJSON(pt.tx, pt.from) : null;
+  });
+  itx.set('eth_getRawTransactionByHash', (p) => {
+    const h = hash32(required(p, 0), 0);
+    const found = chain.findTx(hexToBytes(h));
+    if (found) return hexD(found.block.rawTxs[found.index]);
+    const pt = be.pool.get(h);
+    return pt ? hexD(pt.raw) : '0x';
+  });
+  itx.set('eth_getTransactionReceipt', (p) => {
+    const h = hash32(required(p, 0), 0);
+    const found = chain.findTx(hexToBytes(h));
+    if (!found) return null;
+    const { block, index } = found;
+    const tx = chain.txsOf(block)[index];
+    return receiptJSON(tx, hexD(block.senders[index]), chain.receipts(block)[index], block, index, logIndexBase(be, block, index), keccak256);
+  });
+  itx.set('eth_sendRawTransaction', async (p) => be.sendRawTransaction(bytes(required(p, 0), 0)));
+  itx.set('eth_sendTransaction', async (p) => be.sendTransaction(parseCallArgs(required(p, 0), 0)));
+  itx.set('eth_fillTransaction', async (p) => {
+    const tx = await be.fillTransaction(parseCallArgs(required(p, 0), 0));
+    const raw = tx.serialize();
+    const j = txJSON(tx, '0x0000000000000000000000000000000000000000');
+    delete j.blockHash;
+    delete j.blockNumber;
+    delete j.from;
+    delete j.transactionIndex;
+    return { raw: hexD(raw), tx: j };
+  });
+  itx.set('eth_sign', (p) => {
+    const a = address(required(p, 0), 0);
+    const data = bytes(required(p, 1), 1);
+    const key = be.signers.get(a);
+    if (!key) throw new RpcError(-32000, 'unknown account');
+    return hexD(personalSign(key, data));
+  });
+  itx.set('eth_signTransaction', async (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    if (!args.from) throw new RpcError(-32000, 'from not specified');
+    const key = be.signers.get(args.from);
+    if (!key) throw new RpcError(-32000, 'unknown account');
+    if (args.gas === undefined) throw new RpcError(-32000, 'gas not specified');
+    if (args.nonce === undefined) throw new RpcError(-32000, 'nonce not specified');
+    const tx = (await be.fillTransaction(args)).sign(key);
+    return { raw: hexD(tx.serialize()), tx: txJSON(tx, args.from) };
+  });
+  itx.set('eth_pendingTransactions', () => {
+    const out: unknown[] = [];
+    for (const from of be.pool.senders()) {
+      if (!be.signers.has(from)) continue;
+      for (const pt of be.pool.split(from).pending) out.push(txJSON(pt.tx, pt.from));
+    }
+    return out;
+  });
+  itx.set('eth_resend', () => {
+    throw new RpcError(-32000, 'transaction 0x0000000000000000000000000000000000000000000000000000000000000000 not found');
+  });
+
+  // ---- internal-account ----
+  const account: MethodTable = new Map();
+  account.set('eth_accounts', () => be.accounts.map((a) => a.address.toLowerCase()));
+
+  // ---- net / web3 ----
+  const net: MethodTable = new Map();
+  net.set('net_listening', () => true);
+  net.set('net_peerCount', () => '0x0');
+  net.set('net_version', () => be.chainId.toString());
+  const web3: MethodTable = new Map();
+  web3.set('web3_clientVersion', () => be.clientVersion);
+  web3.set('web3_sha3', (p) => hexD(keccak256(bytes(required(p, 0), 0))));
+
+  return {
+    eth,
+    'internal-eth': internalEth,
+    'internal-blockchain': bc,
+    'internal-transaction': itx,
+    'internal-account': account,
+    net,
+    web3,
+  };
+}
+
+/** eth_getActiveRulesAt / eth_getActivePrecompilesAt: bare JSON number (Go *uint64), default head time. */
+function timestampArg(p: unknown[], be: EvmBackend): bigint {
+  const v = p[0];
+  if (v === undefined || v === null) return be.chain.head.header.timestamp;
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
+  const t = typeof v === 'string' ? 'string' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
+  throw invalidArg(0, `json: cannot unmarshal ${t} into Go value of type uint64`);
+}
+
+import { nativeSecp } from '../chain/secp.js';
+/** eth_sign: secp256k1 over keccak("\x19Ethereum Signed Message:\n" + len + data), v = 27/28. */
+function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
+  const prefix = Buffer.from(`\x19Ethereum Signed Message:\n${data.length}`);
+  const h = keccak256(Buffer.concat([prefix, data]));
+  const { signature, recid } = nativeSecp!.ecdsaSign(h, key);
+  const out = new Uint8Array(65);
+  out.set(signature, 0);
+  out[64] = recid + 27;
+  return out;
+}

@@ -1,0 +1,213 @@
+// Logs, polling filters (eth_newFilter & co., 5-minute idle timeout like geth) and eth_subscribe
+// kinds. Only accepted blocks are delivered (§1.3).
+import { randomBytes } from 'node:crypto';
+import { RpcError, subscriptionNotFound, type SubscriptionSource } from '../rpc/server.js';
+import type { Block } from '../chain/blockchain.js';
+import { headerToJSON } from '../chain/header.js';
+import { address, blockNumber, bool, hash32, invalidArg, type BlockSpec } from './args.js';
+import type { EvmBackend } from './backend.js';
+import { hexD, logJSON, txJSON } from './format.js';
+import type { MinedBlock } from '../miner/miner.js';
+
+export interface LogCriteria {
+  fromBlock?: BlockSpec;
+  toBlock?: BlockSpec;
+  blockHash?: string;
+  addresses: Set<string>;
+  /** Per position: undefined = wildcard, else any-of. */
+  topics: (Set<string> | undefined)[];
+}
+
+export function parseLogCriteria(v: unknown, i: number): LogCriteria {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type filters.FilterCriteria`);
+  const o = v as Record<string, unknown>;
+  const c: LogCriteria = { addresses: new Set(), topics: [] };
+  if (o.blockHash != null) {
+    if (o.fromBlock != null || o.toBlock != null) throw invalidArg(i, 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
+    c.blockHash = hash32(o.blockHash, i);
+  }
+  if (o.fromBlock != null) c.fromBlock = blockNumber(o.fromBlock, i);
+  if (o.toBlock != null) c.toBlock = blockNumber(o.toBlock, i);
+  if (o.address != null) {
+    const list = Array.isArray(o.address) ? o.address : [o.address];
+    for (const a of list) c.addresses.add(address(a, i));
+  }
+  if (o.topics != null) {
+    if (!Array.isArray(o.topics)) throw invalidArg(i, 'invalid topic(s)');
+    if (o.topics.length > 4) throw invalidArg(i, 'exceed max topics');
+    for (const t of o.topics) {
+      if (t === null) c.topics.push(undefined);
+      else if (Array.isArray(t)) {
+        if (t.some((x) => x === null)) c.topics.push(undefined);
+        else c.topics.push(new Set(t.map((x) => hash32(x, i))));
+      } else c.topics.push(new Set([hash32(t, i)]));
+    }
+  }
+  return c;
+}
+
+function matches(c: LogCriteria, addr: string, topics: string[]): boolean {
+  if (c.addresses.size && !c.addresses.has(addr)) return false;
+  if (c.topics.length > topics.length) return false;
+  for (let k = 0; k < c.topics.length; k++) {
+    const want = c.topics[k];
+    if (want && !want.has(topics[k])) return false;
+  }
+  return true;
+}
+
+export function blockLogs(be: EvmBackend, b: Block, c: LogCriteria): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const rs = be.chain.receipts(b);
+  if (rs.length === 0) return out;
+  const txs = be.chain.txsOf(b);
+  let logIndex = 0;
+  rs.forEach((r, ti) => {
+    const txHash = hexD(txs[ti].hash());
+    for (const l of r.logs) {
+      const addr = hexD(l.address);
+      const topics = l.topics.map(hexD);
+      if (matches(c, addr, topics)) out.push(logJSON(l, b, txHash, ti, logIndex));
+      logIndex++;
+    }
+  });
+  return out;
+}
+
+function rangeEnd(be: EvmBackend, s: BlockSpec | undefined, dflt: bigint): bigint {
+  if (!s) return dflt;
+  if (s.kind === 'tag') return s.tag === 'earliest' ? 0n : be.chain.head.header.number;
+  if (s.kind === 'number') return s.number;
+  return dflt;
+}
+
+export function getLogs(be: EvmBackend, c: LogCriteria): Record<string, unknown>[] {
+  if (c.blockHash) {
+    const b = be.chain.blockByHash(Buffer.from(c.blockHash.slice(2), 'hex'));
+    if (!b) throw new RpcError(-32000, 'unknown block');
+    return blockLogs(be, b, c);
+  }
+  const head = be.chain.head.header.number;
+  const from = rangeEnd(be, c.fromBlock, head);
+  let to = rangeEnd(be, c.toBlock, head);
+  if (from > to && !(c.toBlock === undefined)) throw new RpcError(-32000, 'invalid block range');
+  if (to > head) to = head;
+  const limit = be.config.apiMaxBlocksPerRequest;
+  if (limit > 0 && to - from + 1n > BigInt(limit)) throw new RpcError(-32000, `requested too many blocks from ${from} to ${to}, maximum is set to ${limit}`);
+  const out: Record<string, unknown>[] = [];
+  for (let n = from; n <= to; n++) {
+    const b = be.chain.blockByNumber(n);
+    if (!b) break;
+    // Quick reject with the header bloom is not needed for correctness; receipts are cached.
+    if (b.rawTxs.length) out.push(...blockLogs(be, b, c));
+  }
+  return out;
+}
+
+type Filter =
+  | { kind: 'logs'; criteria: LogCriteria; pending: Record<string, unknown>[]; lastSeen: number }
+  | { kind: 'blocks'; pending: string[]; lastSeen: number }
+  | { kind: 'pendingTxs'; pending: string[]; lastSeen: number };
+
+const FILTER_TIMEOUT_MS = 5 * 60_000;
+
+function newId(): string {
+  return '0x' + randomBytes(16).toString('hex').replace(/^0+/, '');
+}
+
+export class EvmSubscriptions implements SubscriptionSource {
+  private readonly filters = new Map<string, Filter>();
+  private readonly unsub: (() => void)[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly be: EvmBackend) {
+    this.unsub.push(
+      be.miner.onBlock((m) => this.onBlock(m)),
+      be.pool.onAdded((p) => {
+        for (const f of this.filters.values()) if (f.kind === 'pendingTxs') f.pending.push(p.hash);
+      }),
+    );
+    this.timer = setInterval(() => {
+      const now = Date.now();
+      for (const [id, f] of this.filters) if (now - f.lastSeen > FILTER_TIMEOUT_MS) this.filters.delete(id);
+    }, 60_000);
+    this.timer.unref?.();
+  }
+
+  private onBlock(m: MinedBlock): void {
+    for (const f of this.filters.values()) {
+      if (f.kind === 'blocks') f.pending.push(m.block.hashHex);
+      else if (f.kind === 'logs') f.pending.push(...blockLogs(this.be, m.block, f.criteria));
+    }
+  }
+
+  newFilter(c: LogCriteria): string {
+    const id = newId();
+    this.filters.set(id, { kind: 'logs', criteria: c, pending: [], lastSeen: Date.now() });
+    return id;
+  }
+  newBlockFilter(): string {
+    const id = newId();
+    this.filters.set(id, { kind: 'blocks', pending: [], lastSeen: Date.now() });
+    return id;
+  }
+  newPendingTransactionFilter(): string {
+    const id = newId();
+    this.filters.set(id, { kind: 'pendingTxs', pending: [], lastSeen: Date.now() });
+    return id;
+  }
+  changes(id: string): unknown[] {
+    const f = this.filters.get(id.toLowerCase());
+    if (!f) throw new RpcError(-32000, 'filter not found');
+    f.lastSeen = Date.now();
+    const out = f.pending;
+    f.pending = [];
+    return out;
+  }
+  logs(id: string): unknown[] {
+    const f = this.filters.get(id.toLowerCase());
+    if (!f || f.kind !== 'logs') throw new RpcError(-32000, 'filter not found');
+    f.lastSeen = Date.now();
+    return getLogs(this.be, f.criteria);
+  }
+  uninstall(id: string): boolean {
+    return this.filters.delete(id.toLowerCase());
+  }
+
+  subscribe(kind: string, params: unknown[], emit: (result: unknown) => void): () => void {
+    const be = this.be;
+    switch (kind) {
+      case 'newHeads':
+        return be.miner.onBlock((m) => {
+          const j = headerToJSON(m.block.header, m.block.hash);
+          delete j.totalDifficulty;
+          emit(j);
+        });
+      case 'logs': {
+        const c = params[1] === undefined || params[1] === null ? parseLogCriteria({}, 1) : parseLogCriteria(params[1], 1);
+        return be.miner.onBlock((m) => {
+          for (const l of blockLogs(be, m.block, c)) emit(l);
+        });
+      }
+      case 'newPendingTransactions': {
+        const full = params[1] === undefined || params[1] === null ? false : bool(params[1], 1);
+        return be.pool.onAdded((p) => emit(full ? txJSON(p.tx, p.from) : p.hash));
+      }
+      case 'newAcceptedTransactions': {
+        const full = params[1] === undefined || params[1] === null ? false : bool(params[1], 1);
+        return be.miner.onBlock((m) => {
+          const txs = be.chain.txsOf(m.block);
+          txs.forEach((tx, i) => emit(full ? txJSON(tx, hexD(m.block.senders[i]), { block: m.block, index: i }) : hexD(tx.hash())));
+        });
+      }
+      default:
+        throw subscriptionNotFound(kind);
+    }
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const u of this.unsub) u();
+    this.filters.clear();
+  }
+}

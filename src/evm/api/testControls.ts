@@ -1,0 +1,199 @@
+// Test controls with the names Anvil, Hardhat and Ganache use (evm_*, anvil_*, hardhat_*). A chain
+// with "powder-test-controls": false in its config.json does not serve them (-32601, like a real node).
+import { Account, createAddressFromString } from '@ethereumjs/util';
+import { RpcError } from '../rpc/server.js';
+import { address, bool, bytes, invalidArg, quantity, required, slotKey } from './args.js';
+import type { EvmBackend } from './backend.js';
+import { hexQ } from './format.js';
+import type { MethodTable } from './eth.js';
+import { timeMs } from '../chain/header.js';
+
+interface Snapshot {
+  number: bigint;
+  stateRoot: Uint8Array;
+  offsetMs: bigint;
+}
+
+function num(v: unknown, i: number): bigint {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  return quantity(v, i);
+}
+
+export function testControlMethods(be: EvmBackend): MethodTable {
+  const m: MethodTable = new Map();
+  const chain = be.chain;
+  const miner = be.miner;
+  const snapshots = new Map<string, Snapshot>();
+  let nextSnapshot = 1;
+
+  const editState = async (fn: (sm: import('@ethereumjs/statemanager').MerkleStateManager) => Promise<void>) => {
+    const release = await miner.lock.acquire();
+    try {
+      const root = await be.builder.editHeadState(fn);
+      await chain.setHeadState(root);
+    } finally {
+      release();
+    }
+    await be.pool.reset(async (from) => (await chain.accountAt(chain.head, createAddressFromString(from))).nonce);
+  };
+
+  const mineBlocks = async (count: bigint, intervalS?: bigint) => {
+    for (let i = 0n; i < count; i++) {
+      let ts: bigint | undefined;
+      if (intervalS !== undefined && i > 0n) ts = timeMs(chain.head.header) + intervalS * 1000n;
+      await miner.mine({ allowEmpty: true, timestampMs: ts });
+    }
+  };
+
+  m.set('evm_mine', async (p) => {
+    const v = p[0];
+    if (v !== undefined && v !== null) {
+      let ts: bigint;
+      if (typeof v === 'object' && !Array.isArray(v)) {
+        const o = v as Record<string, unknown>;
+        const blocks = o.blocks == null ? 1n : num(o.blocks, 0);
+        if (o.timestamp != null) miner.clock.nextTimestampMs = num(o.timestamp, 0) * 1000n;
+        await mineBlocks(blocks);
+        return '0x0';
+      }
+      ts = num(v, 0);
+      setNextTimestamp(ts);
+    }
+    await miner.mine({ allowEmpty: true });
+    return '0x0';
+  });
+  const setNextTimestamp = (ts: bigint) => {
+    const parentMs = timeMs(chain.head.header);
+    if (ts * 1000n <= parentMs - (parentMs % 1000n) && ts * 1000n < parentMs) {
+      throw new RpcError(-32000, `Timestamp ${ts} is lower than the previous block's timestamp ${parentMs / 1000n}`);
+    }
+    miner.clock.nextTimestampMs = ts * 1000n;
+    // Later blocks continue from the new time.
+    miner.clock.offsetMs = ts * 1000n - BigInt(Math.floor(be.ctx.node.now()));
+  };
+  m.set('evm_setNextBlockTimestamp', (p) => {
+    setNextTimestamp(num(required(p, 0), 0));
+    return null;
+  });
+  m.set('anvil_setNextBlockTimestamp', m.get('evm_setNextBlockTimestamp')!);
+  m.set('evm_increaseTime', (p) => {
+    const s = num(required(p, 0), 0);
+    miner.clock.offsetMs += s * 1000n;
+    return hexQ(miner.clock.offsetMs / 1000n);
+  });
+  m.set('anvil_increaseTime', m.get('evm_increaseTime')!);
+  m.set('evm_setAutomine', (p) => {
+    miner.automine = bool(required(p, 0), 0);
+    if (miner.automine) miner.txAdded();
+    return true;
+  });
+  m.set('anvil_setAutomine', m.get('evm_setAutomine')!);
+  m.set('hardhat_getAutomine', () => miner.automine);
+  m.set('anvil_getAutomine', () => miner.automine);
+  m.set('evm_setIntervalMining', (p) => {
+    const v = required(p, 0);
+    const ms = typeof v === 'number' ? v : Number(num(v, 0));
+    if (!Number.isFinite(ms) || ms < 0) throw invalidArg(0, 'interval must be a non-negative number of milliseconds');
+    miner.setIntervalMining(ms);
+    if (ms > 0) miner.automine = false;
+    return true;
+  });
+  m.set('anvil_setIntervalMining', (p) => {
+    const s = Number(num(required(p, 0), 0));
+    miner.setIntervalMining(s * 1000);
+    if (s > 0) miner.automine = false;
+    return null;
+  });
+  const mine = async (p: unknown[]) => {
+    const count = p[0] == null ? 1n : num(p[0], 0);
+    const interval = p[1] == null ? undefined : num(p[1], 1);
+    await mineBlocks(count, interval);
+    return null;
+  };
+  m.set('anvil_mine', mine);
+  m.set('hardhat_mine', mine);
+
+  m.set('evm_snapshot', async () => {
+    const id = hexQ(nextSnapshot++);
+    snapshots.set(id, { number: chain.head.header.number, stateRoot: chain.headStateRoot, offsetMs: miner.clock.offsetMs });
+    return id;
+  });
+  m.set('evm_revert', async (p) => {
+    const v = required(p, 0);
+    const id = typeof v === 'number' ? hexQ(v) : typeof v === 'string' ? hexQ(quantity(v, 0)) : (() => { throw invalidArg(0, 'snapshot id must be a hex quantity'); })();
+    const s = snapshots.get(id);
+    if (!s) return false;
+    const release = await miner.lock.acquire();
+    try {
+      await chain.rewindTo(s.number, s.stateRoot);
+      be.pool.clear();
+      miner.clock.offsetMs = s.offsetMs;
+      miner.clock.nextTimestampMs = undefined;
+    } finally {
+      release();
+    }
+    // A snapshot can be reverted to once (Hardhat/Ganache); later snapshots die with it.
+    for (const k of [...snapshots.keys()]) if (BigInt(k) >= BigInt(id)) snapshots.delete(k);
+    return true;
+  });
+
+  const setBalance = async (p: unknown[]) => {
+    const a = createAddressFromString(address(required(p, 0), 0));
+    const bal = quantity(required(p, 1), 1);
+    await editState(async (sm) => {
+      const acc = (await sm.getAccount(a)) ?? new Account();
+      acc.balance = bal;
+      await sm.putAccount(a, acc);
+    });
+    return true;
+  };
+  const setCode = async (p: unknown[]) => {
+    const a = createAddressFromString(address(required(p, 0), 0));
+    const code = bytes(required(p, 1), 1);
+    await editState(async (sm) => {
+      if (!(await sm.getAccount(a))) await sm.putAccount(a, new Account());
+      await sm.putCode(a, code);
+    });
+    return true;
+  };
+  const setNonce = async (p: unknown[]) => {
+    const a = createAddressFromString(address(required(p, 0), 0));
+    const nonce = quantity(required(p, 1), 1);
+    await editState(async (sm) => {
+      const acc = (await sm.getAccount(a)) ?? new Account();
+      acc.nonce = nonce;
+      await sm.putAccount(a, acc);
+    });
+    return true;
+  };
+  const setStorageAt = async (p: unknown[]) => {
+    const a = createAddressFromString(address(required(p, 0), 0));
+    const key = slotKey(required(p, 1), 1);
+    const value = slotKey(required(p, 2), 2);
+    await editState(async (sm) => {
+      if (!(await sm.getAccount(a))) await sm.putAccount(a, new Account());
+      let i = 0;
+      while (i < value.length && value[i] === 0) i++;
+      await sm.putStorage(a, key, value.subarray(i));
+    });
+    return true;
+  };
+  const impersonate = (p: unknown[]) => {
+    be.impersonated.add(address(required(p, 0), 0));
+    return true;
+  };
+  const stopImpersonating = (p: unknown[]) => {
+    be.impersonated.delete(address(required(p, 0), 0));
+    return true;
+  };
+  for (const prefix of ['anvil', 'hardhat']) {
+    m.set(`${prefix}_setBalance`, setBalance);
+    m.set(`${prefix}_setCode`, setCode);
+    m.set(`${prefix}_setNonce`, setNonce);
+    m.set(`${prefix}_setStorageAt`, setStorageAt);
+    m.set(`${prefix}_impersonateAccount`, impersonate);
+    m.set(`${prefix}_stopImpersonatingAccount`, stopImpersonating);
+  }
+  return m;
+}

@@ -1,0 +1,95 @@
+// The chain's VM config.json (reference §9.4) — the keys this node acts on — plus Powder's own
+// chain options (`blockTime`, `dev`) and the "powder-test-controls" switch.
+import type { VmConfig } from './backend.js';
+
+export const DEFAULT_ETH_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
+/** The dev chain also serves txpool_*, debug_* and eth_accounts (documented in docs/dev-chain.md). */
+export const DEV_ETH_APIS = [...DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug', 'internal-account'];
+
+const LEGACY_API_NAMES: Record<string, string> = {
+  'internal-public-eth': 'internal-eth',
+  'internal-public-blockchain': 'internal-blockchain',
+  'internal-public-transaction-pool': 'internal-transaction',
+  'internal-public-tx-pool': 'internal-tx-pool',
+  'internal-public-debug': 'internal-debug',
+  'internal-private-debug': 'internal-debug',
+  'internal-public-account': 'internal-account',
+  'internal-private-personal': 'internal-personal',
+  'public-eth': 'eth',
+  'public-eth-filter': 'eth-filter',
+  'private-admin': 'admin',
+  'public-debug': 'debug',
+  'private-debug': 'debug',
+};
+export const KNOWN_APIS = new Set([
+  ...DEV_ETH_APIS,
+  'internal-personal',
+  'debug-file-tracer',
+  'debug',
+  'debug-handler',
+  'admin',
+]);
+
+export interface ParsedVmConfig extends VmConfig {
+  blockTimeMs: number;
+  httpBodyLimit: number;
+  minDelayTarget?: bigint;
+}
+
+/** Go duration string ("2s", "500ms", "1m30s") or a number of nanoseconds → milliseconds. */
+export function durationMs(v: unknown, nanos = true): number {
+  if (typeof v === 'number') return nanos ? v / 1e6 : v;
+  if (typeof v !== 'string') throw new Error(`time: invalid duration ${JSON.stringify(v)}`);
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g;
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0;
+  let matched = '';
+  for (const m of v.matchAll(re)) {
+    total += Number(m[1]) * units[m[2]];
+    matched += m[0];
+  }
+  if (v === '0') return 0;
+  if (matched !== v || v === '') throw new Error(`time: invalid duration ${JSON.stringify(v)}`);
+  return total;
+}
+
+export function parseVmConfig(raw: Uint8Array | undefined, options: Record<string, unknown>): ParsedVmConfig {
+  let c: Record<string, unknown> = {};
+  if (raw && raw.length) {
+    const text = Buffer.from(raw).toString('utf8');
+    try {
+      const v = JSON.parse(text);
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('json: cannot unmarshal into Go value of type config.Config');
+      c = v;
+    } catch (e) {
+      throw new Error(`failed to unmarshal config ${text}: ${(e as Error).message}`);
+    }
+  }
+  const dev = options.dev === true;
+  let apis = (c['eth-apis'] as string[] | undefined) ?? (dev ? DEV_ETH_APIS : DEFAULT_ETH_APIS);
+  apis = apis.map((a) => LEGACY_API_NAMES[a] ?? a);
+  for (const a of apis) if (!KNOWN_APIS.has(a)) throw new Error(`API service ${a} not found`);
+  const num = (k: string, d: number) => (typeof c[k] === 'number' ? (c[k] as number) : d);
+  let blockTimeMs = 0;
+  const bt = options.blockTime ?? options['block-time'];
+  if (bt !== undefined && bt !== null) blockTimeMs = typeof bt === 'number' ? bt : durationMs(bt);
+  return {
+    ethApis: apis,
+    rpcGasCap: BigInt(num('rpc-gas-cap', 50_000_000)),
+    rpcTxFeeCap: num('rpc-tx-fee-cap', 100),
+    allowUnprotectedTxs: c['allow-unprotected-txs'] === true,
+    allowUnprotectedTxHashes: new Set(
+      ((c['allow-unprotected-tx-hashes'] as string[] | undefined) ?? ['0xfefb2da535e927b85fe68eb81cb2e4a5827c905f78381a01ef2322aa9b0aee8e']).map((h) => h.toLowerCase()),
+    ),
+    allowUnfinalizedQueries: c['allow-unfinalized-queries'] === true,
+    testControls: c['powder-test-controls'] !== false,
+    batchRequestLimit: num('batch-request-limit', 1000),
+    batchResponseMaxSize: num('batch-response-max-size', 25_000_000),
+    txPoolPriceLimit: BigInt(num('tx-pool-price-limit', 1)),
+    apiMaxBlocksPerRequest: num('api-max-blocks-per-request', 0),
+    feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? (c.feeRecipient as string).toLowerCase() : undefined,
+    blockTimeMs,
+    httpBodyLimit: num('http-body-limit', 0) || 5 * 1024 * 1024,
+    minDelayTarget: typeof c['min-delay-target'] === 'number' ? BigInt(c['min-delay-target'] as number) : undefined,
+  };
+}

@@ -1,0 +1,245 @@
+// Subnet-EVM genesis (reference subnet-evm.md §5).
+//   Genesis, GenesisAccount, parseGenesis(bytes, networkID, upgradeBytes?) (validated; exact errors),
+//   genesisHeader(g, stateRoot) (§5.2 header — hash it with hashHeader from src/evm/header),
+//   devGenesis(opts) (the default dev chain's genesis JSON object).
+import { parseJsonBytes, isObject, jsonTypeName, type JsonObject, type JsonValue, JsonSyntaxError } from './json.js';
+import { decodeAddress, decodeHexBytes, decodeHexOrDecimal, decodeHash } from './decode.js';
+import { parseChainConfig, verifyChainConfig, type ChainConfig } from './chainConfig.js';
+import { checkForkOrder, isForkActive, INITIALLY_ACTIVE_TIME } from './networkUpgrades.js';
+import { parseUpgradeBytes, withUpgradeConfig } from './upgrade.js';
+import { DEFAULT_FEE_CONFIG, feeConfigJSON } from '../fees/feeConfig.js';
+import { genesisMinDelayExcess } from '../fees/minDelay.js';
+import { EMPTY_BLOOM, EMPTY_ROOT, EMPTY_UNCLE_HASH, ZERO_HASH, type Header } from '../header/header.js';
+
+export interface GenesisAccount {
+  balance: bigint;
+  nonce: bigint;
+  code?: Uint8Array;
+  /** 0x 32-byte slot → 0x 32-byte value (lower-case, left-padded like geth's storageJSON). */
+  storage?: Map<string, string>;
+}
+
+export interface Genesis {
+  config: ChainConfig;
+  /** 0x lower-case address → account. */
+  alloc: Map<string, GenesisAccount>;
+  nonce: bigint;
+  /** Unix seconds. */
+  timestamp: bigint;
+  extraData: Uint8Array;
+  gasLimit: bigint;
+  difficulty: bigint;
+  /** 0x lower-case. */
+  mixHash: string;
+  coinbase: string;
+  parentHash: string;
+  number: bigint;
+  gasUsed: bigint;
+  /** Set when SubnetEVM is active at the genesis time (given value, else feeConfig.minBaseFee). */
+  baseFee?: bigint;
+  excessBlobGas?: bigint;
+  blobGasUsed?: bigint;
+  airdropHash?: string;
+  airdropAmount?: bigint;
+}
+
+/** geth's default gas limit, used in the header when genesis gasLimit is 0 (§5.1). */
+export const GENESIS_GAS_LIMIT_DEFAULT = 4_712_388n;
+/** Difficulty when the genesis has none. */
+export const GENESIS_DIFFICULTY_DEFAULT = 131_072n;
+const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+const ZERO_HASH_HEX = '0x' + '00'.repeat(32);
+
+function storageWord(v: JsonValue, what: string): string {
+  if (typeof v !== 'string') throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type core.storageJSON`);
+  let t = v.startsWith('0x') || v.startsWith('0X') ? v.slice(2) : v;
+  if (t.length > 64) throw new Error(`too many hex characters in storage ${what} ${JSON.stringify(v)}`);
+  if (t.length & 1 || !/^[0-9a-fA-F]*$/.test(t)) throw new Error(`encoding/hex: invalid byte in storage ${what} ${JSON.stringify(v)}`);
+  t = t.padStart(64, '0');
+  return '0x' + t.toLowerCase();
+}
+
+function parseAlloc(v: JsonValue): Map<string, GenesisAccount> {
+  if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field Genesis.alloc of type types.GenesisAlloc`);
+  const out = new Map<string, GenesisAccount>();
+  for (const [addr, a] of Object.entries(v)) {
+    const address = decodeAddress(addr, 'Genesis.alloc', true);
+    if (!isObject(a)) throw new Error(`json: cannot unmarshal ${jsonTypeName(a)} into Go value of type types.Account`);
+    if (a.balance === undefined || a.balance === null) throw new Error(`missing required field 'balance' for GenesisAccount`);
+    const acc: GenesisAccount = {
+      balance: decodeHexOrDecimal(a.balance, 256),
+      nonce: a.nonce === undefined || a.nonce === null ? 0n : decodeHexOrDecimal(a.nonce, 64),
+    };
+    if (a.code !== undefined && a.code !== null) acc.code = decodeHexBytes(a.code, 'Account.code');
+    if (a.storage !== undefined && a.storage !== null) {
+      if (!isObject(a.storage)) throw new Error(`json: cannot unmarshal ${jsonTypeName(a.storage)} into Go struct field Account.storage of type map[core.storageJSON]core.storageJSON`);
+      acc.storage = new Map();
+      for (const [k, val] of Object.entries(a.storage)) acc.storage.set(storageWord(k, 'key'), storageWord(val, 'value'));
+    }
+    out.set(address, acc);
+  }
+  return out;
+}
+
+function optHexOrDec(o: JsonObject, k: string, bits: 64 | 256): bigint | undefined {
+  const v = o[k];
+  return v === undefined || v === null ? undefined : decodeHexOrDecimal(v, bits);
+}
+
+/**
+ * Parse and validate a Subnet-EVM genesis (optionally with the chain's upgrade.json bytes, applied
+ * before validation exactly like the VM does). Errors carry the real node's texts, e.g.
+ * `missing required field 'gasLimit' for Genesis`,
+ * `failed to verify genesis: gas limit in fee config (8000000) does not match gas limit in header (1)`,
+ * `failed to verify genesis: invalid fee config: minBaseFee cannot be nil`.
+ */
+export function parseGenesis(bytes: Uint8Array, networkID: number, upgradeBytes?: Uint8Array): Genesis {
+  let root: JsonValue;
+  try {
+    root = parseJsonBytes(bytes);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw new Error(e.message);
+    throw e;
+  }
+  if (!isObject(root)) throw new Error(`json: cannot unmarshal ${jsonTypeName(root)} into Go value of type core.Genesis`);
+  const nonce = optHexOrDec(root, 'nonce', 64) ?? 0n;
+  const timestamp = optHexOrDec(root, 'timestamp', 64) ?? 0n;
+  const extraData = root.extraData === undefined || root.extraData === null ? new Uint8Array(0) : decodeHexBytes(root.extraData, 'Genesis.extraData');
+  if (root.gasLimit === undefined || root.gasLimit === null) throw new Error(`missing required field 'gasLimit' for Genesis`);
+  const gasLimit = decodeHexOrDecimal(root.gasLimit, 64);
+  if (root.difficulty === undefined || root.difficulty === null) throw new Error(`missing required field 'difficulty' for Genesis`);
+  const difficulty = decodeHexOrDecimal(root.difficulty, 256);
+  const mixHash = root.mixHash === undefined || root.mixHash === null ? ZERO_HASH_HEX : decodeHash(root.mixHash, 'Genesis.mixHash');
+  const coinbase = root.coinbase === undefined || root.coinbase === null ? ZERO_ADDRESS : decodeAddress(root.coinbase, 'Genesis.coinbase');
+  if (root.alloc === undefined || root.alloc === null) throw new Error(`missing required field 'alloc' for Genesis`);
+  const alloc = parseAlloc(root.alloc);
+  const g: Genesis = {
+    config: parseChainConfig(root.config, networkID),
+    alloc,
+    nonce,
+    timestamp,
+    extraData,
+    gasLimit,
+    difficulty,
+    mixHash,
+    coinbase,
+    parentHash: root.parentHash === undefined || root.parentHash === null ? ZERO_HASH_HEX : decodeHash(root.parentHash, 'Genesis.parentHash'),
+    number: optHexOrDec(root, 'number', 64) ?? 0n,
+    gasUsed: optHexOrDec(root, 'gasUsed', 64) ?? 0n,
+  };
+  if (root.airdropHash !== undefined && root.airdropHash !== null) g.airdropHash = decodeHash(root.airdropHash, 'Genesis.airdropHash');
+  const airdropAmount = optHexOrDec(root, 'airdropAmount', 256);
+  if (airdropAmount !== undefined) g.airdropAmount = airdropAmount;
+  const baseFee = optHexOrDec(root, 'baseFeePerGas', 256);
+  const excessBlobGas = optHexOrDec(root, 'excessBlobGas', 64);
+  const blobGasUsed = optHexOrDec(root, 'blobGasUsed', 64);
+
+  if (upgradeBytes && upgradeBytes.length > 0) g.config = withUpgradeConfig(g.config, parseUpgradeBytes(upgradeBytes));
+
+  // Genesis.Verify: gas limit consistency, then ChainConfig.Verify.
+  const fcLimit = g.config.feeConfig.gasLimit as bigint | undefined;
+  try {
+    if (fcLimit !== undefined && fcLimit !== g.gasLimit)
+      throw new Error(`gas limit in fee config (${fcLimit}) does not match gas limit in header (${g.gasLimit})`);
+    verifyChainConfig(g.config);
+  } catch (e) {
+    throw new Error(`failed to verify genesis: ${(e as Error).message}`);
+  }
+  checkForkOrder(g.config.networkUpgrades);
+
+  const u = g.config.networkUpgrades;
+  if (isForkActive(u.subnetEVMTimestamp, timestamp)) g.baseFee = baseFee ?? g.config.feeConfig.minBaseFee;
+  if (isForkActive(u.etnaTimestamp, timestamp)) {
+    g.excessBlobGas = excessBlobGas ?? 0n;
+    g.blobGasUsed = blobGasUsed ?? 0n;
+  } else {
+    if (excessBlobGas !== undefined) g.excessBlobGas = excessBlobGas;
+    if (blobGasUsed !== undefined) g.blobGasUsed = blobGasUsed;
+  }
+  return g;
+}
+
+const hexToBytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h.slice(2), 'hex'));
+
+/** The genesis block header (§5.2) over the given state root. */
+export function genesisHeader(g: Genesis, stateRoot: Uint8Array): Header {
+  const u = g.config.networkUpgrades;
+  const nonce = new Uint8Array(8);
+  new DataView(nonce.buffer).setBigUint64(0, g.nonce, false);
+  const h: Header = {
+    parentHash: hexToBytes(g.parentHash),
+    uncleHash: EMPTY_UNCLE_HASH,
+    coinbase: hexToBytes(g.coinbase),
+    stateRoot,
+    transactionsRoot: EMPTY_ROOT,
+    receiptsRoot: EMPTY_ROOT,
+    logsBloom: EMPTY_BLOOM,
+    difficulty: g.difficulty,
+    number: g.number,
+    gasLimit: g.gasLimit === 0n ? GENESIS_GAS_LIMIT_DEFAULT : g.gasLimit,
+    gasUsed: g.gasUsed,
+    timestamp: g.timestamp,
+    extraData: g.extraData,
+    mixHash: hexToBytes(g.mixHash),
+    nonce,
+  };
+  const t = g.timestamp;
+  if (g.baseFee !== undefined && isForkActive(u.subnetEVMTimestamp, t)) h.baseFee = g.baseFee;
+  if (isForkActive(u.etnaTimestamp, t)) {
+    h.blockGasCost = 0n;
+    h.blobGasUsed = g.blobGasUsed ?? 0n;
+    h.excessBlobGas = g.excessBlobGas ?? 0n;
+    h.parentBeaconRoot = ZERO_HASH;
+  }
+  if (isForkActive(u.graniteTimestamp, t)) {
+    h.timestampMilliseconds = t * 1000n;
+    h.minDelayExcess = genesisMinDelayExcess(g.config.initialMinDelayMS);
+  }
+  return h;
+}
+
+export interface DevGenesisOptions {
+  networkID: number;
+  /** Funded addresses (0x…). */
+  accounts: string[];
+  balance: bigint;
+  /** EVM chain id; default 43214 (Subnet-EVM's default). */
+  chainId?: bigint;
+  /** Block delay seed for the Granite genesis (ms, 1..2000); default 1 so automining is not throttled. */
+  initialMinDelayMS?: bigint;
+}
+
+/**
+ * The default dev chain's genesis JSON object:
+ * - genesis timestamp 1607144400 (0x5FCB13D0): on a local network id every upgrade through Granite
+ *   is active from that time, so the genesis itself already has the Cancun/Granite header fields;
+ * - Subnet-EVM's default fee config (8M gas limit, 25 gwei min base fee, 2 s target rate);
+ * - initialMinDelayMS 1: ACP-226 would otherwise require 2 s between blocks;
+ * - Warp enabled at genesis (quorum 67), no allow lists;
+ * - `accounts` funded with `balance` each.
+ * The object is valid input for parseGenesis (bigint values must be written as bare JSON numbers).
+ */
+export function devGenesis(opts: DevGenesisOptions): Record<string, unknown> {
+  const t = INITIALLY_ACTIVE_TIME;
+  const alloc: Record<string, { balance: string }> = {};
+  for (const a of opts.accounts) alloc[a.toLowerCase().replace(/^0x/, '')] = { balance: '0x' + opts.balance.toString(16) };
+  return {
+    config: {
+      chainId: opts.chainId ?? 43214n,
+      feeConfig: feeConfigJSON(DEFAULT_FEE_CONFIG),
+      initialMinDelayMS: opts.initialMinDelayMS ?? 1n,
+      warpConfig: { blockTimestamp: t, quorumNumerator: 67n, requirePrimaryNetworkSigners: false },
+    },
+    alloc,
+    nonce: '0x0',
+    timestamp: '0x' + t.toString(16),
+    extraData: '0x',
+    gasLimit: '0x' + DEFAULT_FEE_CONFIG.gasLimit.toString(16),
+    difficulty: '0x0',
+    mixHash: ZERO_HASH_HEX,
+    coinbase: ZERO_ADDRESS,
+    number: '0x0',
+    gasUsed: '0x0',
+    parentHash: ZERO_HASH_HEX,
+  };
+}

@@ -1,0 +1,172 @@
+// geth's callTracer (eth/tracers/native/call.go): the tree of calls a transaction made.
+import type { EVMResult, InterpreterStep, Message, TracedEVM, Tracer } from './types.js';
+import { gethErrorText, unpackRevert } from './errors.js';
+
+export interface CallTracerConfig {
+  onlyTopCall: boolean;
+  withLog: boolean;
+}
+
+interface CallLog {
+  address: string;
+  topics: string[];
+  data: string;
+  position: string;
+}
+
+interface Frame {
+  type: string;
+  from: string;
+  gas: bigint;
+  gasUsed: bigint;
+  to?: string;
+  input: string;
+  output?: string;
+  error?: string;
+  revertReason?: string;
+  calls?: Frame[];
+  logs?: CallLog[];
+  value?: bigint;
+}
+
+const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
+const hex = (b: Uint8Array) => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const qty = (v: bigint) => '0x' + v.toString(16);
+
+export class CallTracer implements Tracer {
+  /** Open frames, outermost first. */
+  private readonly stack: Frame[] = [];
+  private top: Frame | undefined;
+  /** The last opcode seen at each depth: names the kind of the next frame. */
+  private readonly lastOp: { name: string; code: number }[] = [];
+  private gasLimit: bigint | undefined;
+  private gasUsed: bigint | undefined;
+  private evm: TracedEVM | undefined;
+
+  constructor(private readonly cfg: CallTracerConfig) {}
+
+  private readonly onStep = (s: InterpreterStep) => {
+    this.lastOp[s.depth] = { name: s.opcode.name, code: s.opcode.code };
+    if (!this.cfg.withLog) return;
+    const name = s.opcode.name;
+    if (!name.startsWith('LOG') || name.length !== 4) return;
+    if (this.cfg.onlyTopCall && s.depth > 0) return;
+    const frame = this.stack[this.stack.length - 1];
+    if (!frame) return;
+    const n = Number(name[3]);
+    const st = s.stack;
+    if (st.length < 2 + n) return;
+    const offset = st[st.length - 1];
+    const size = st[st.length - 2];
+    const topics: string[] = [];
+    for (let i = 0; i < n; i++) topics.push('0x' + st[st.length - 3 - i].toString(16).padStart(64, '0'));
+    if (size > 1_000_000n) return; // geth skips unrealistic sizes too
+    const data = new Uint8Array(Number(size));
+    const mem = s.memory;
+    const start = Number(offset);
+    if (offset < BigInt(mem.length)) data.set(mem.subarray(start, Math.min(mem.length, start + Number(size))));
+    (frame.logs ??= []).push({ address: s.address.toString(), topics, data: hex(data), position: qty(BigInt(frame.calls?.length ?? 0)) });
+  };
+
+  private readonly onBefore = (m: Message) => {
+    const depth = m.depth;
+    if (this.cfg.onlyTopCall && depth > 0) {
+      this.stack.push(undefined as unknown as Frame); // placeholder, keeps depths aligned
+      return;
+    }
+    let type: string;
+    if (depth === 0) type = m.to ? 'CALL' : 'CREATE';
+    else {
+      const op = this.lastOp[depth - 1]?.name ?? 'CALL';
+      type = CALL_OPS.has(op) ? op : 'CALL';
+    }
+    let from = m.caller.toString();
+    let to = m.to?.toString();
+    if (type === 'DELEGATECALL' || type === 'CALLCODE') {
+      // ethereumjs runs these in the caller's context; geth names the code's address as `to`.
+      from = m.to!.toString();
+      to = m.codeAddress.toString();
+    }
+    const frame: Frame = { type, from, gas: m.gasLimit, gasUsed: 0n, to, input: hex(m.data) };
+    if (type !== 'DELEGATECALL' && type !== 'STATICCALL') frame.value = m.value;
+    this.stack.push(frame);
+  };
+
+  private readonly onAfter = (r: EVMResult) => {
+    const frame = this.stack.pop();
+    if (!frame) return;
+    const res = r.execResult;
+    frame.gasUsed = res.executionGasUsed;
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = r.createdAddress?.toString();
+    const depth = this.stack.length;
+    const err = gethErrorText(res.exceptionError, this.lastOp[depth]);
+    this.lastOp.length = depth; // the frame's opcodes are done
+    if (err === undefined) {
+      frame.output = hex(res.returnValue);
+    } else {
+      frame.error = err;
+      if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = undefined;
+      if (err === 'execution reverted' && res.returnValue.length > 0) {
+        frame.output = hex(res.returnValue);
+        const reason = unpackRevert(res.returnValue);
+        if (reason !== undefined) frame.revertReason = reason;
+      }
+    }
+    const parent = this.stack[this.stack.length - 1];
+    if (depth === 0) this.top = frame;
+    else if (parent) (parent.calls ??= []).push(frame);
+  };
+
+  attach(evm: TracedEVM): void {
+    this.evm = evm;
+    evm.events?.on('step', this.onStep);
+    evm.events?.on('beforeMessage', this.onBefore);
+    evm.events?.on('afterMessage', this.onAfter);
+  }
+
+  detach(): void {
+    this.evm?.events?.off('step', this.onStep);
+    this.evm?.events?.off('beforeMessage', this.onBefore);
+    this.evm?.events?.off('afterMessage', this.onAfter);
+    this.evm = undefined;
+  }
+
+  txStart(gasLimit: bigint): void {
+    this.gasLimit = gasLimit;
+  }
+
+  txEnd(gasUsed: bigint): void {
+    this.gasUsed = gasUsed;
+  }
+
+  result(): unknown {
+    const top = this.top;
+    if (!top) return null;
+    if (this.gasLimit !== undefined) top.gas = this.gasLimit;
+    if (this.gasUsed !== undefined) top.gasUsed = this.gasUsed;
+    clearFailedLogs(top, false);
+    return toJSONFrame(top);
+  }
+}
+
+/** Logs of failed frames (and of everything under them) are dropped, as geth does. */
+function clearFailedLogs(f: Frame, parentFailed: boolean): void {
+  const failed = f.error !== undefined || parentFailed;
+  if (failed) f.logs = undefined;
+  for (const c of f.calls ?? []) clearFailedLogs(c, failed);
+}
+
+/** geth's field order: from, gas, gasUsed, to, input, output, error, revertReason, calls, logs, value, type. */
+function toJSONFrame(f: Frame): Record<string, unknown> {
+  const o: Record<string, unknown> = { from: f.from, gas: qty(f.gas), gasUsed: qty(f.gasUsed) };
+  if (f.to !== undefined) o.to = f.to;
+  o.input = f.input;
+  if (f.output !== undefined && f.output !== '0x') o.output = f.output;
+  if (f.error !== undefined) o.error = f.error;
+  if (f.revertReason !== undefined) o.revertReason = f.revertReason;
+  if (f.calls?.length) o.calls = f.calls.map(toJSONFrame);
+  if (f.logs?.length) o.logs = f.logs;
+  if (f.value !== undefined) o.value = qty(f.value);
+  o.type = f.type;
+  return o;
+}

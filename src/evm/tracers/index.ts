@@ -1,0 +1,115 @@
+// Tracers for debug_traceTransaction / debug_traceCall / debug_traceBlock*: geth's default struct
+// logger, callTracer, noopTracer and 4byteTracer, driven by @ethereumjs/evm's events.
+//
+//   const tracer = createTracer(traceConfig?.tracer, traceConfig);  // throws RpcError on bad input
+//   tracer.attach(vm.evm); tracer.txStart(tx.gasLimit);
+//   ... run the transaction ...
+//   tracer.txEnd(receipt.gasUsed); tracer.detach();
+//   return tracer.result();
+import { RpcError } from '../rpc/server.js';
+import { CallTracer } from './callTracer.js';
+import { StructLogger } from './structLogger.js';
+import type { EVMResult, Message, TracedEVM, Tracer } from './types.js';
+
+export type { Tracer, TracedEVM } from './types.js';
+export { gethErrorText, unpackRevert, revertMessage } from './errors.js';
+
+/**
+ * `name`: the TraceConfig's `tracer` (undefined or '' → struct logger). `config`: the whole
+ * TraceConfig object as sent ({enableMemory, disableStack, …, tracer, tracerConfig}); a named
+ * tracer reads its options from `tracerConfig`. Errors are -32000 with geth's texts.
+ */
+export function createTracer(name: string | undefined, config: unknown): Tracer {
+  const cfg = (config !== null && typeof config === 'object' && !Array.isArray(config) ? config : {}) as Record<string, unknown>;
+  if (name === undefined || name === '') {
+    return new StructLogger({
+      enableMemory: flag(cfg, 'enableMemory', 'Config'),
+      disableStack: flag(cfg, 'disableStack', 'Config'),
+      disableStorage: flag(cfg, 'disableStorage', 'Config'),
+      enableReturnData: flag(cfg, 'enableReturnData', 'Config'),
+      limit: intField(cfg, 'limit', 'Config'),
+    });
+  }
+  const tc = field(cfg, 'tracerConfig');
+  const tcfg = (tc !== null && typeof tc === 'object' && !Array.isArray(tc) ? tc : {}) as Record<string, unknown>;
+  if (tc !== undefined && tc !== null && (typeof tc !== 'object' || Array.isArray(tc))) {
+    throw new RpcError(-32000, `json: cannot unmarshal ${kind(tc)} into Go value of type native.${name === 'callTracer' ? 'callTracerConfig' : 'config'}`);
+  }
+  switch (name) {
+    case 'callTracer':
+      return new CallTracer({ onlyTopCall: flag(tcfg, 'onlyTopCall', 'callTracerConfig'), withLog: flag(tcfg, 'withLog', 'callTracerConfig') });
+    case 'noopTracer':
+      return new NoopTracer();
+    case '4byteTracer':
+      return new FourByteTracer();
+  }
+  // geth hands any other name to its JavaScript tracer engine, which cannot resolve it.
+  if (/^[A-Za-z_$][\w$]*$/.test(name)) throw new RpcError(-32000, `ReferenceError: ${name} is not defined at <eval>:1:1(0)`);
+  throw new RpcError(-32000, 'JavaScript tracers are not supported');
+}
+
+function field(o: Record<string, unknown>, name: string): unknown {
+  const lower = name.toLowerCase();
+  let v: unknown;
+  for (const k in o) if (k.toLowerCase() === lower) v = o[k];
+  return v;
+}
+
+function kind(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+function flag(o: Record<string, unknown>, name: string, struct: string): boolean {
+  const v = field(o, name);
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new RpcError(-32000, `json: cannot unmarshal ${kind(v)} into Go struct field ${struct}.${name} of type bool`);
+  return v;
+}
+
+function intField(o: Record<string, unknown>, name: string, struct: string): number {
+  const v = field(o, name);
+  if (v === undefined || v === null) return 0;
+  if (typeof v !== 'number') throw new RpcError(-32000, `json: cannot unmarshal ${kind(v)} into Go struct field ${struct}.${name} of type int`);
+  if (!Number.isInteger(v)) throw new RpcError(-32000, `json: cannot unmarshal number ${v} into Go struct field ${struct}.${name} of type int`);
+  return v;
+}
+
+/** noopTracer: `{}`. */
+class NoopTracer implements Tracer {
+  attach(): void {}
+  detach(): void {}
+  txStart(): void {}
+  txEnd(): void {}
+  result(): unknown {
+    return {};
+  }
+}
+
+/** 4byteTracer: `{"0x<selector>-<calldata size - 4>": count}` for every call with ≥ 4 bytes of input. */
+class FourByteTracer implements Tracer {
+  private readonly ids = new Map<string, number>();
+  private evm: TracedEVM | undefined;
+  private readonly onBefore = (m: Message) => {
+    if (!m.to || m.data.length < 4) return;
+    // precompiles are skipped by geth; their addresses are tiny
+    const a = m.to.bytes;
+    if (a.slice(0, 18).every((b) => b === 0) && (a[18] << 8 | a[19]) <= 0x100) return;
+    const key = '0x' + Buffer.from(m.data.subarray(0, 4)).toString('hex') + '-' + (m.data.length - 4);
+    this.ids.set(key, (this.ids.get(key) ?? 0) + 1);
+  };
+  private readonly onAfter = (_r: EVMResult) => {};
+  attach(evm: TracedEVM): void {
+    this.evm = evm;
+    evm.events?.on('beforeMessage', this.onBefore);
+    evm.events?.on('afterMessage', this.onAfter);
+  }
+  detach(): void {
+    this.evm?.events?.off('beforeMessage', this.onBefore);
+    this.evm?.events?.off('afterMessage', this.onAfter);
+  }
+  txStart(): void {}
+  txEnd(): void {}
+  result(): unknown {
+    return Object.fromEntries([...this.ids.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+}

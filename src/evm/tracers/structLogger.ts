@@ -1,0 +1,137 @@
+// geth's default tracer (eth/tracers/logger.StructLogger): one entry per executed opcode.
+import type { EVMResult, InterpreterStep, Message, TracedEVM, Tracer } from './types.js';
+import { gethErrorText } from './errors.js';
+import { gethOpName } from './opnames.js';
+
+export interface StructLoggerConfig {
+  enableMemory: boolean;
+  disableStack: boolean;
+  disableStorage: boolean;
+  enableReturnData: boolean;
+  /** Maximum number of entries (0: no limit). */
+  limit: number;
+}
+
+interface StructLog {
+  pc: number;
+  op: string;
+  gas: bigint;
+  gasCost: bigint;
+  depth: number;
+  stack?: string[];
+  memory?: string[];
+  storage?: Record<string, string>;
+  refund?: bigint;
+}
+
+const hex64 = (v: bigint) => v.toString(16).padStart(64, '0');
+const ZERO64 = '0'.repeat(64);
+
+export class StructLogger implements Tracer {
+  private readonly logs: StructLog[] = [];
+  /** Per contract address: the storage slots seen so far (geth keeps them across steps). */
+  private readonly storage = new Map<string, Map<string, string>>();
+  /** An SLOAD step whose loaded value is read from the next step's stack top. */
+  private pendingLoad: { snapshot: Record<string, string>; slots: Map<string, string>; key: string; depth: number } | undefined;
+  private depth = 0;
+  private output: Uint8Array = new Uint8Array(0);
+  private error: string | undefined;
+  private usedGas: bigint | undefined;
+  private execGasUsed = 0n;
+  private evm: TracedEVM | undefined;
+
+  constructor(private readonly cfg: StructLoggerConfig) {}
+
+  private readonly onStep = (s: InterpreterStep) => {
+    if (this.pendingLoad) this.resolveLoad(s);
+    if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return;
+    const op = gethOpName(s.opcode.name, s.opcode.code);
+    const entry: StructLog = { pc: s.pc, op, gas: s.gasLeft, gasCost: s.opcode.dynamicFee ?? BigInt(s.opcode.fee), depth: s.depth + 1 };
+    if (!this.cfg.disableStack) entry.stack = s.stack.map((v) => '0x' + v.toString(16));
+    if (this.cfg.enableMemory) {
+      const mem: string[] = [];
+      const m = s.memory;
+      for (let i = 0; i + 32 <= m.length; i += 32) mem.push(Buffer.from(m.buffer, m.byteOffset + i, 32).toString('hex'));
+      entry.memory = mem;
+    }
+    if (!this.cfg.disableStorage && (op === 'SLOAD' || op === 'SSTORE')) {
+      const addr = s.address.toString();
+      let slots = this.storage.get(addr);
+      if (!slots) this.storage.set(addr, (slots = new Map()));
+      const n = s.stack.length;
+      if (op === 'SLOAD' && n >= 1) {
+        const key = hex64(s.stack[n - 1]);
+        slots.set(key, slots.get(key) ?? ZERO64);
+        entry.storage = snapshot(slots);
+        this.pendingLoad = { snapshot: entry.storage, slots, key, depth: s.depth };
+      } else if (op === 'SSTORE' && n >= 2) {
+        slots.set(hex64(s.stack[n - 1]), hex64(s.stack[n - 2]));
+        entry.storage = snapshot(slots);
+      }
+    }
+    if (s.gasRefund > 0n) entry.refund = s.gasRefund;
+    this.logs.push(entry);
+  };
+
+  /** The value SLOAD pushed is on top of the stack at the next step of the same frame. */
+  private resolveLoad(s: InterpreterStep): void {
+    const p = this.pendingLoad!;
+    this.pendingLoad = undefined;
+    if (s.depth !== p.depth || s.stack.length === 0) return;
+    const value = hex64(s.stack[s.stack.length - 1]);
+    p.slots.set(p.key, value);
+    p.snapshot[p.key] = value;
+  }
+
+  private readonly onBefore = (_m: Message) => {
+    this.depth++;
+  };
+
+  private readonly onAfter = (r: EVMResult) => {
+    this.depth--;
+    this.pendingLoad = undefined;
+    if (this.depth !== 0) return;
+    this.output = r.execResult.returnValue;
+    this.error = gethErrorText(r.execResult.exceptionError);
+    this.execGasUsed = r.execResult.executionGasUsed;
+  };
+
+  attach(evm: TracedEVM): void {
+    this.evm = evm;
+    evm.events?.on('step', this.onStep);
+    evm.events?.on('beforeMessage', this.onBefore);
+    evm.events?.on('afterMessage', this.onAfter);
+  }
+
+  detach(): void {
+    this.evm?.events?.off('step', this.onStep);
+    this.evm?.events?.off('beforeMessage', this.onBefore);
+    this.evm?.events?.off('afterMessage', this.onAfter);
+    this.evm = undefined;
+  }
+
+  txStart(): void {}
+
+  txEnd(gasUsed: bigint): void {
+    this.usedGas = gasUsed;
+  }
+
+  result(): unknown {
+    const failed = this.error !== undefined;
+    let returnValue = Buffer.from(this.output).toString('hex');
+    if (failed && this.error !== 'execution reverted') returnValue = '';
+    return {
+      gas: this.usedGas ?? this.execGasUsed,
+      failed,
+      returnValue,
+      structLogs: this.logs,
+    };
+  }
+}
+
+/** Storage as geth prints it: keys sorted (Go map order in JSON). */
+function snapshot(slots: Map<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of [...slots.keys()].sort()) out[k] = slots.get(k)!;
+  return out;
+}

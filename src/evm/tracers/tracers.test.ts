@@ -1,0 +1,183 @@
+// The tracers against a real @ethereumjs/evm running solc-compiled contracts.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createEVM, type EVM } from '@ethereumjs/evm';
+import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
+import { Account, Address, createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import { Interface } from 'ethers';
+import { compileContract, type Compiled } from '../../../test/solc.js';
+import { RpcError } from '../rpc/server.js';
+import { createTracer, revertMessage, unpackRevert } from './index.js';
+
+const sender = createAddressFromString('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+let evm: EVM;
+let storage: Address;
+let reverter: Address;
+let caller: Address;
+let C: { storage: Compiled; reverter: Compiled; caller: Compiled };
+const iface = (c: Compiled) => new Interface(c.abi);
+
+async function deploy(c: Compiled, args: unknown[] = []): Promise<Address> {
+  const data = hexToBytes((c.bytecode + iface(c).encodeDeploy(args).slice(2)) as `0x${string}`);
+  const r = await evm.runCall({ caller: sender, data, gasLimit: 5_000_000n });
+  assert.equal(r.execResult.exceptionError, undefined);
+  return r.createdAddress!;
+}
+
+/** Runs a call with a tracer attached and returns the tracer's result. */
+async function trace(name: string | undefined, config: unknown, to: Address, c: Compiled, fn: string, args: unknown[] = [], value = 0n) {
+  const tracer = createTracer(name, config);
+  tracer.attach(evm);
+  try {
+    await evm.runCall({ caller: sender, to, data: hexToBytes(iface(c).encodeFunctionData(fn, args) as `0x${string}`), gasLimit: 1_000_000n, value });
+  } finally {
+    tracer.detach();
+  }
+  return tracer.result() as any;
+}
+
+before(async () => {
+  C = {
+    storage: compileContract('Storage', 'Fixtures.sol'),
+    reverter: compileContract('Reverter', 'Fixtures.sol'),
+    caller: compileContract('Caller', 'Fixtures.sol'),
+  };
+  evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Cancun }) });
+  await evm.stateManager.putAccount(sender, new Account(0n, 10n ** 21n));
+  storage = await deploy(C.storage, [7]);
+  reverter = await deploy(C.reverter);
+  caller = await deploy(C.caller);
+});
+
+test('callTracer: nested CALL and STATICCALL, geth field order', async () => {
+  const r = await trace('callTracer', { tracerConfig: {} }, caller, C.caller, 'callSet', [storage.toString(), 42]);
+  assert.deepEqual(Object.keys(r), ['from', 'gas', 'gasUsed', 'to', 'input', 'output', 'calls', 'value', 'type']);
+  assert.equal(r.type, 'CALL');
+  assert.equal(r.from, sender.toString());
+  assert.equal(r.to, caller.toString());
+  assert.equal(r.value, '0x0');
+  assert.equal(r.gas, '0xf4240');
+  assert.equal(r.output, '0x' + (42).toString(16).padStart(64, '0'));
+  assert.equal(r.calls.length, 2);
+  const [set, get] = r.calls;
+  assert.equal(set.type, 'CALL');
+  assert.equal(set.from, caller.toString());
+  assert.equal(set.to, storage.toString());
+  assert.equal(set.input, iface(C.storage).encodeFunctionData('set', [42]));
+  assert.equal(set.output, undefined, 'empty output is omitted');
+  assert.equal(get.type, 'STATICCALL');
+  assert.equal(get.value, undefined, 'STATICCALL frames carry no value');
+  assert.ok(BigInt(get.gasUsed) > 0n && BigInt(get.gasUsed) < BigInt(get.gas));
+});
+
+test('callTracer: a caught revert has error, output and revertReason; logs with withLog', async () => {
+  const r = await trace('callTracer', { tracerConfig: { withLog: true } }, caller, C.caller, 'callRevert', [reverter.toString()]);
+  assert.equal(r.error, undefined);
+  const inner = r.calls[0];
+  assert.equal(inner.error, 'execution reverted');
+  assert.equal(inner.revertReason, 'Reverter: nope');
+  assert.equal(inner.output.slice(0, 10), '0x08c379a0');
+  assert.equal(r.logs.length, 1);
+  assert.equal(r.logs[0].address, caller.toString());
+  assert.equal(r.logs[0].position, '0x1', 'the log came after the first call');
+  assert.equal(r.logs[0].topics[0], iface(C.caller).getEvent('Called')!.topicHash);
+  const decoded = iface(C.caller).decodeEventLog('Called', r.logs[0].data, r.logs[0].topics);
+  assert.equal(decoded.ok, false);
+});
+
+test('callTracer: a revert that propagates; onlyTopCall', async () => {
+  const r = await trace('callTracer', { tracerConfig: { onlyTopCall: true } }, caller, C.caller, 'callRevertHard', [reverter.toString()]);
+  assert.equal(r.error, 'execution reverted');
+  assert.equal(r.revertReason, 'Reverter: nope');
+  assert.equal(r.calls, undefined);
+  const full = await trace('callTracer', {}, caller, C.caller, 'callRevertHard', [reverter.toString()]);
+  assert.equal(full.calls.length, 1);
+  assert.equal(full.calls[0].revertReason, 'Reverter: nope');
+});
+
+test('callTracer: DELEGATECALL, CREATE, value transfer, panic, out of gas', async () => {
+  const d = await trace('callTracer', {}, caller, C.caller, 'delegate', [storage.toString(), 5]);
+  assert.equal(d.calls[0].type, 'DELEGATECALL');
+  assert.equal(d.calls[0].from, caller.toString());
+  assert.equal(d.calls[0].to, storage.toString());
+  assert.equal(d.calls[0].value, undefined);
+  const c = await trace('callTracer', {}, caller, C.caller, 'create', [9]);
+  assert.equal(c.calls[0].type, 'CREATE');
+  assert.match(c.calls[0].to, /^0x[0-9a-f]{40}$/);
+  assert.equal(c.calls[0].input.slice(0, 20), C.storage.bytecode.slice(0, 20));
+  const p = await trace('callTracer', {}, caller, C.caller, 'pay', [reverter.toString()], 5n);
+  assert.equal(p.value, '0x5');
+  assert.equal(p.calls[0].value, '0x5');
+  assert.equal(p.calls[0].error, 'execution reverted', 'Reverter has no receive function');
+  const z = await trace('callTracer', {}, reverter, C.reverter, 'panicDivide', [0]);
+  assert.equal(z.revertReason, 'division or modulo by zero');
+  const o = await trace('callTracer', {}, reverter, C.reverter, 'outOfGas');
+  assert.equal(o.error, 'out of gas');
+  assert.equal(o.gasUsed, o.gas);
+  assert.equal(o.output, undefined);
+});
+
+test('struct logger: steps, stack, storage, memory, returnValue', async () => {
+  const r = await trace(undefined, {}, storage, C.storage, 'set', [99]);
+  assert.deepEqual(Object.keys(r), ['gas', 'failed', 'returnValue', 'structLogs']);
+  assert.equal(r.failed, false);
+  assert.equal(r.returnValue, '');
+  const first = r.structLogs[0];
+  assert.deepEqual(first, { pc: 0, op: 'PUSH1', gas: 1_000_000n, gasCost: 3n, depth: 1, stack: [] }, 'runCall charges no intrinsic gas');
+  const sload = r.structLogs.find((l: any) => l.op === 'SLOAD');
+  const slot0 = '0'.repeat(64);
+  assert.deepEqual(sload.storage, { [slot0]: (42).toString(16).padStart(64, '0') }, 'SLOAD records the loaded value (42 from the callSet test)');
+  const sstore = r.structLogs.find((l: any) => l.op === 'SSTORE');
+  assert.deepEqual(sstore.storage, { [slot0]: (99).toString(16).padStart(64, '0') });
+  assert.ok(r.structLogs.some((l: any) => l.op === 'LOG2'));
+  assert.equal(r.structLogs.every((l: any) => l.memory === undefined), true);
+  const m = await trace(undefined, { enableMemory: true, disableStack: true, disableStorage: true }, storage, C.storage, 'get');
+  assert.equal(m.returnValue, (99).toString(16).padStart(64, '0'));
+  assert.ok(m.structLogs.some((l: any) => l.memory?.length > 0 && l.memory[0].length === 64));
+  assert.ok(m.structLogs.every((l: any) => l.stack === undefined && l.storage === undefined));
+  const rev = await trace(undefined, { limit: 5 }, reverter, C.reverter, 'revertWithReason');
+  assert.equal(rev.failed, true);
+  assert.equal(rev.structLogs.length, 5);
+  assert.equal(revertMessage(Buffer.from(rev.returnValue, 'hex')), 'execution reverted: Reverter: nope');
+  const oog = await trace(undefined, { disableStack: true }, reverter, C.reverter, 'outOfGas');
+  assert.equal(oog.failed, true);
+  assert.equal(oog.returnValue, '');
+});
+
+test('txStart / txEnd set the top-level gas figures', async () => {
+  const t = createTracer('callTracer', {});
+  t.attach(evm);
+  t.txStart(50_000n);
+  await evm.runCall({ caller: sender, to: storage, data: hexToBytes(iface(C.storage).encodeFunctionData('get') as `0x${string}`), gasLimit: 50_000n });
+  t.txEnd(23_456n);
+  t.detach();
+  const r = t.result() as any;
+  assert.equal(r.gas, '0xc350');
+  assert.equal(r.gasUsed, '0x5ba0');
+});
+
+test('noop and 4byte tracers', async () => {
+  assert.deepEqual(await trace('noopTracer', {}, storage, C.storage, 'get'), {});
+  const r = await trace('4byteTracer', {}, caller, C.caller, 'callSet', [storage.toString(), 1]);
+  const sel = (c: Compiled, f: string) => iface(c).getFunction(f)!.selector;
+  assert.deepEqual(r, { [`${sel(C.caller, 'callSet')}-64`]: 1, [`${sel(C.storage, 'get')}-0`]: 1, [`${sel(C.storage, 'set')}-32`]: 1 });
+});
+
+test('bad tracer names and configs give geth errors', () => {
+  const err = (f: () => unknown, message: string) =>
+    assert.throws(f, (e: unknown) => e instanceof RpcError && e.code === -32000 && e.message === message);
+  err(() => createTracer('fooTracer', {}), 'ReferenceError: fooTracer is not defined at <eval>:1:1(0)');
+  err(() => createTracer('callTracer', { tracerConfig: { onlyTopCall: 'yes' } }), 'json: cannot unmarshal string into Go struct field callTracerConfig.onlyTopCall of type bool');
+  err(() => createTracer(undefined, { enableMemory: 1 }), 'json: cannot unmarshal number into Go struct field Config.enableMemory of type bool');
+  err(() => createTracer('callTracer', { tracerConfig: 5 }), 'json: cannot unmarshal number into Go value of type native.callTracerConfig');
+});
+
+test('unpackRevert', () => {
+  const enc = new Interface(['error Error(string)', 'error Panic(uint256)']);
+  assert.equal(unpackRevert(hexToBytes(enc.encodeErrorResult('Error', ['ERC20: transfer amount exceeds balance']) as `0x${string}`)), 'ERC20: transfer amount exceeds balance');
+  assert.equal(unpackRevert(hexToBytes(enc.encodeErrorResult('Panic', [0x11]) as `0x${string}`)), 'arithmetic underflow or overflow');
+  assert.equal(unpackRevert(hexToBytes(enc.encodeErrorResult('Panic', [0x99]) as `0x${string}`)), 'unknown panic code: 0x99');
+  assert.equal(unpackRevert(hexToBytes('0x12345678')), undefined);
+  assert.equal(unpackRevert(hexToBytes('0x08c379a0ff')), undefined);
+  assert.equal(revertMessage(new Uint8Array(0)), 'execution reverted');
+});

@@ -1,0 +1,113 @@
+// A Subnet-EVM chain instance (ChainVM): genesis, storage, pool, miner, and the JSON-RPC method
+// table served on /rpc and /ws.
+import { Account, Address } from '@ethereumjs/util';
+import type { ChainContext, ChainVM } from '../vms/types.js';
+import { createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc/server.js';
+import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/index.js';
+import { Blockchain } from './chain/blockchain.js';
+import { Consensus, type ChainRulesView, type Rules } from './chain/consensus.js';
+import { devAccounts, type DevAccount } from './chain/devAccounts.js';
+import { TxPool } from './txpool/pool.js';
+import { BlockBuilder } from './miner/builder.js';
+import { ChainClock, Miner } from './miner/miner.js';
+import { EvmBackend } from './api/backend.js';
+import { parseVmConfig } from './api/vmConfig.js';
+import { buildMethodTable } from './api/methods.js';
+import { EvmSubscriptions } from './api/filters.js';
+import { desiredMinDelayExcess } from './fees/index.js';
+import { NODE_VERSION } from '../api/info/version.js';
+
+export const SUBNET_EVM_VERSION = 'v0.8.0';
+
+function idBytes(cb58: string): Uint8Array {
+  // CB58: base58 of (32 bytes ‖ 4-byte checksum).
+  const ALPHA = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  let n = 0n;
+  for (const c of cb58) {
+    const v = ALPHA.indexOf(c);
+    if (v < 0) return new Uint8Array(32);
+    n = n * 58n + BigInt(v);
+  }
+  const hex = n.toString(16).padStart(72, '0');
+  return Buffer.from(hex.slice(0, 64), 'hex');
+}
+
+export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> {
+  const vmConfig = parseVmConfig(ctx.config, ctx.options);
+  const genesis: Genesis = parseGenesis(ctx.genesis, ctx.networkID, ctx.upgrade);
+  const cfg = genesis.config;
+  const rulesView: ChainRulesView = {
+    chainId: cfg.chainId,
+    networkUpgrades: cfg.networkUpgrades,
+    rulesAt: (ts) => rulesAt(cfg, ts) as unknown as Rules,
+    genesisFeeConfig: cfg.feeConfig,
+    allowFeeRecipients: cfg.allowFeeRecipients,
+    cfg,
+    desiredMinDelayExcess: vmConfig.minDelayTarget === undefined ? null : desiredMinDelayExcess(vmConfig.minDelayTarget),
+  };
+  const chain = new Blockchain(ctx.db, rulesView);
+  const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.stateView(b), vmConfig.feeRecipient);
+  await chain.init(
+    async (sm) => {
+      await consensus.genesisActivations(sm, genesis.timestamp);
+      for (const [addr, acc] of genesis.alloc) {
+        const a = new Address(Buffer.from(addr.slice(2), 'hex'));
+        await sm.putAccount(a, new Account(acc.nonce, acc.balance));
+        if (acc.code && acc.code.length) await sm.putCode(a, acc.code);
+        for (const [k, v] of acc.storage ?? []) {
+          const val = Buffer.from(v.slice(2), 'hex');
+          let i = 0;
+          while (i < val.length && val[i] === 0) i++;
+          if (i < val.length) await sm.putStorage(a, Buffer.from(k.slice(2), 'hex'), val.subarray(i));
+        }
+      }
+    },
+    (root) => genesisHeader(genesis, root),
+  );
+  const pool = new TxPool();
+  const builder = new BlockBuilder(chain, consensus, pool);
+  const clock = new ChainClock(() => ctx.node.now());
+  const miner = new Miner(chain, pool, builder, clock, (p) => consensus.minChildMs(p), ctx.log, `chain ${ctx.primaryAlias} block builder`);
+  const accounts: DevAccount[] = ctx.options.dev === true ? devAccounts() : [];
+  const backend = new EvmBackend(chain, pool, miner, consensus, vmConfig, accounts, ctx.log, 'v' + NODE_VERSION.split('/')[1], builder, genesis, ctx);
+  if (vmConfig.blockTimeMs > 0) {
+    miner.automine = false;
+    miner.setIntervalMining(vmConfig.blockTimeMs);
+  }
+  const subscriptions = new EvmSubscriptions(backend);
+  const methods: Map<string, RpcMethod> = buildMethodTable(backend, subscriptions);
+  let handlers: EthRpcHandlers | undefined;
+
+  return {
+    createHandlers() {
+      handlers = createEthRpcHandlers({
+        methods,
+        subscriptions,
+        batchRequestLimit: vmConfig.batchRequestLimit,
+        batchResponseMaxSize: vmConfig.batchResponseMaxSize,
+        bodyLimit: vmConfig.httpBodyLimit,
+        log: ctx.log,
+      });
+      return { '/rpc': handlers.rpc, '/ws': handlers.ws };
+    },
+    health() {
+      return { lastAcceptedHeight: Number(chain.head.header.number), lastAcceptedHash: chain.head.hashHex };
+    },
+    banner(urls) {
+      const lines = [`Subnet-EVM chain ${ctx.primaryAlias}: chain id ${cfg.chainId}, RPC ${urls.rpc}`];
+      if (accounts.length) {
+        lines.push('Prefunded accounts (mnemonic "test test test test test test test test test test test junk", m/44\'/60\'/0\'/0/i, and the ewoq key):');
+        accounts.forEach((a, i) => lines.push(`  (${i}) ${a.address}  ${a.privateKey}`));
+      }
+      return lines;
+    },
+    async shutdown() {
+      miner.close();
+      subscriptions.close();
+      handlers?.close();
+      // Let an in-flight block write finish before the database closes.
+      const release = await miner.lock.acquire();
+      release();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// The command line, through the real binary: `node bin/powder.js` (needs the tsc build in dist/,
+// which `npm test` makes first).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'bin/powder.js'))) dir = dirname(dir);
+  return dir;
+}
+const ROOT = repoRoot();
+const BIN = join(ROOT, 'bin/powder.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI to completion (for inputs that must stop the start). */
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A data dir per test, so no run touches ~/.powder. */
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'powder-cli-'));
+}
+
+const BAD_INPUTS: [string, string[], Record<string, string>, RegExp][] = [
+  ['unknown flag', ['--http-prot=9650'], {}, /--http-prot/],
+  ['bad port value (= form)', ['--http-port=abc'], {}, /"--http-port"/],
+  ['bad port value (space form)', ['--http-port', '99999'], {}, /"--http-port".*out of range/],
+  ['bad bool', ['--api-admin-enabled=yes please'], {}, /"--api-admin-enabled"/],
+  ['bad duration', ['--health-check-frequency', '5 minutes'], {}, /"--health-check-frequency"/],
+  ['bad log level', ['--log-level=loud'], {}, /"--log-level"/],
+  ['bad network', ['--network-id=moon'], {}, /--network-id/],
+  ['bad db type', ['--db-type=leveldb'], {}, /--db-type/],
+  ['bad environment variable', [], { AVAGO_HTTP_PORT: 'eighty' }, /AVAGO_HTTP_PORT/],
+  ['missing config file', ['--config-file=/nonexistent/powder.json'], {}, /--config-file.*\/nonexistent\/powder\.json/],
+  ['bad config-file-content', ['--config-file-content=bm90IGpzb24='], {}, /--config-file-content/],
+  ['positional argument', ['start'], {}, /"start"/],
+];
+
+for (const [what, args, env, names] of BAD_INPUTS) {
+  test(`CLI: ${what} → one line on stderr naming it, exit code 1`, async () => {
+    const dir = tempDir();
+    try {
+      const r = await run([`--data-dir=${dir}`, ...args], env);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.stdout, '');
+      const lines = r.stderr.split('\n');
+      assert.equal(lines.length, 2, `one line: ${JSON.stringify(r.stderr)}`);
+      assert.equal(lines[1], '');
+      assert.match(lines[0], /^powder: /);
+      assert.match(lines[0], names);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+test('CLI: a config file with a bad value names the file and the key', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ 'http-port': 'x', 'log-level': 'debug' }));
+    const r = await run([`--data-dir=${dir}`, '--config-file', file]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^powder: invalid value "x" for "http-port" in config file .*config\.json: .*\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: a port in use is one clear line', async () => {
+  const dir = tempDir();
+  const blocker = createServer();
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+  const port = (blocker.address() as { port: number }).port;
+  try {
+    const r = await run([`--data-dir=${dir}`, `--http-port=${port}`, '--log-display-level=off']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, `powder: --http-port ${port} is already in use (127.0.0.1:${port}); pick another port or --http-port=0\n`);
+  } finally {
+    blocker.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: --help lists every flag; --version prints the version', async () => {
+  const help = await run(['--help']);
+  assert.equal(help.code, 0);
+  for (const f of ['--http-port', '--data-dir', '--chains-file', '--http-max-body-size', '--config-file']) assert.ok(help.stdout.includes(f), f);
+  const v = await run(['--version']);
+  assert.equal(v.stdout, 'avalanchego/1.14.2 (powder)\n');
+});
+
+test('CLI: starts from flags, env and a config file; prints the banner once; serves; stops on SIGTERM', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ 'api-admin-enabled': true, 'log-display-level': 'off' }));
+    const child = spawn(process.execPath, [BIN, '--data-dir', dir, '--http-port', '0', `--config-file=${file}`], {
+      cwd: ROOT,
+      env: { ...process.env, AVAGO_NETWORK_ID: 'network-4242' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on('close', r));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        stdout += d;
+        if (/RPC: +http/.test(stdout)) resolve();
+      });
+      child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    const url = /^Powder: a local Avalanche node \((http:\/\/127\.0\.0\.1:\d+)\)$/m.exec(stdout)?.[1];
+    assert.ok(url, stdout);
+    assert.equal(stdout.match(/^Powder: /gm)!.length, 1, 'banner printed once');
+    const nodeID = /^ {2}NodeID: +(NodeID-\S+)$/m.exec(stdout)?.[1];
+    assert.match(stdout, new RegExp(`^  data dir: +${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    assert.match(stdout, /^ {2}network: +network-4242 \(4242\)$/m);
+    assert.match(stdout, /^Chain dev$/m);
+    assert.match(stdout, /^ {2}ID: +[1-9A-HJ-NP-Za-km-z]{49,50}$/m);
+    assert.match(stdout, new RegExp(`^  RPC: +${url}/ext/bc/dev/rpc$`, 'm'));
+    const post = (path: string, method: string) =>
+      fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) }).then((r) => r.json() as Promise<any>);
+    assert.equal((await post('/ext/info', 'info.getNodeID')).result.nodeID, nodeID);
+    assert.equal((await post('/ext/info', 'info.getNetworkID')).result.networkID, '4242');
+    assert.deepEqual((await post('/ext/admin', 'admin.getChainAliases')).error?.code, -32000, 'admin enabled by the config file');
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    await assert.rejects(fetch(url + '/ext/info'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
