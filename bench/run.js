@@ -147,7 +147,15 @@ async function main() {
 
   // Long-lived instances for workloads 2-5, each set up (untimed) the same way.
   const setupErrors = {};
-  for (const kind of nodes) {
+  const restarts = [];
+  const stalledIn4 = {};
+  const peakSeen = {};
+  const notePeak = (kind) => {
+    const n = running.get(kind);
+    if (n && n.child.exitCode === null) peakSeen[kind] = Math.max(peakSeen[kind] ?? 0, memory(n.pid).peak);
+  };
+  const bringUp = async (kind) => {
+    delete setupErrors[kind];
     try {
       const n = await startNode(kind, { logDir });
       running.set(kind, n);
@@ -159,7 +167,18 @@ async function main() {
       setupErrors[kind] = e;
       log(`${NODE_KINDS[kind].label} setup failed: ${e.message}`);
     }
-  }
+  };
+  /** After a stall the node's pool is wedged: a fresh, freshly set-up instance runs the next measurement. */
+  const restart = async (kind, where) => {
+    notePeak(kind);
+    const n = running.get(kind);
+    running.delete(kind);
+    if (n) await stopNode(n).catch(() => {});
+    restarts.push({ node: kind, after: where });
+    log(`${NODE_KINDS[kind].label} restarted after a stall/exit in ${where}`);
+    await bringUp(kind);
+  };
+  for (const kind of nodes) await bringUp(kind);
   const alive = (kind) => {
     const n = running.get(kind);
     if (setupErrors[kind]) throw setupErrors[kind];
@@ -222,8 +241,14 @@ async function main() {
             const res = await runTransfers(n.url, prepared);
             if (res.errors) sample(r, node, { error: res.firstError, stalled: res.stalled });
             else sample(r, node, { value: res.tps, seconds: res.seconds, sendSeconds: res.sendSeconds });
+            if (res.stalled) {
+              stalledIn4[node] = true;
+              await restart(node, `${r.id} rep ${rep + 1}`);
+            }
           } catch (e) {
             sample(r, node, errorSample(e));
+            const n = running.get(node);
+            if (n && (n.child.exitCode !== null || n.child.signalCode !== null)) await restart(node, `${r.id} rep ${rep + 1}`);
           }
         }
       }
@@ -235,7 +260,11 @@ async function main() {
   const peak = row('rss-peak', 5, 'peak RSS after workload 4 (VmHWM)', 'MiB', 'lower');
   for (const kind of nodes) {
     try {
-      sample(peak, kind, { value: memory(alive(kind).pid).peak / MiB });
+      alive(kind);
+      notePeak(kind);
+      const mib = peakSeen[kind] / MiB;
+      if (stalledIn4[kind]) sample(peak, kind, { error: `stalled in workload 4; highest instance peak ${mib.toFixed(0)} MiB`, stalled: true });
+      else sample(peak, kind, { value: mib });
     } catch (e) {
       sample(peak, kind, errorSample(e));
     }
@@ -296,6 +325,7 @@ async function main() {
   info.startedAt = startedAt.toISOString();
   info.nodes = nodes;
   info.unavailable = unavailable;
+  info.restarts = restarts;
   info.setupErrors = Object.fromEntries(Object.entries(setupErrors).map(([k, e]) => [k, e.message]));
   writeResults(info, rows.filter((r) => r.group !== 6), powderRows, nodes, unavailable);
 }
@@ -320,6 +350,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable) {
   ];
   for (const [k, reason] of Object.entries(unavailable)) md.push('', `**${NODE_KINDS[k].label} not measured**: ${reason.replace(/\s+/g, ' ').slice(0, 300)}`);
   for (const [k, reason] of Object.entries(info.setupErrors)) md.push('', `**${NODE_KINDS[k].label} setup failed** (its workloads 2-5 show errors): ${reason}`);
+  if (info.restarts.length) md.push('', `Restarts (a node that stalled was stopped and a fresh, freshly set-up instance ran the next measurement; the stalled run stays reported): ${info.restarts.map((r) => `${NODE_KINDS[r.node].label} after ${r.after}`).join('; ')}.`);
   for (const [g, title] of groups) {
     const rs = compareRows.filter((r) => r.group === g);
     if (rs.length) md.push('', `### ${title}`, '', comparisonTable(rs, nodes, unavailable));

@@ -138,7 +138,7 @@ export class TransferSigner {
  * txs are mined in nonce order, the last receipt of each sender means all are in. Afterwards
  * (untimed) every receipt is checked for existence and status 0x1.
  */
-export async function runTransfers(url, { lanes, total }, { timeoutMs = 120_000 } = {}) {
+export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000, stallMs = 20_000 } = {}) {
   const client = new RpcClient(url, { connections: lanes.length, timeoutMs: 30_000 });
   const result = { count: total, errors: 0, stalled: false };
   const fail = (e) => {
@@ -165,8 +165,25 @@ export async function runTransfers(url, { lanes, total }, { timeoutMs = 120_000 
     if (result.errors) return result;
     let pending = lanes.map((l) => l.hashes[l.hashes.length - 1]);
     let tLast = performance.now();
+    // Stall = the chain's height has not moved for stallMs while receipts are missing (checked once a second).
+    let height = -1;
+    let heightSince = performance.now();
+    let heightCheckedAt = 0;
     while (pending.length) {
-      if (performance.now() - t0 > timeoutMs) {
+      const now = performance.now();
+      if (now - heightCheckedAt > 1000) {
+        heightCheckedAt = now;
+        const h = await client.call('eth_blockNumber').catch((e) => (fail(e), null));
+        if (h === null) return result;
+        if (Number(BigInt(h)) !== height) {
+          height = Number(BigInt(h));
+          heightSince = now;
+        } else if (now - heightSince > stallMs) {
+          fail(Object.assign(new Error(`stalled: block height stuck at ${height} for ${stallMs / 1000} s with ${pending.length} senders' last receipts missing`), { kind: 'stall' }));
+          return result;
+        }
+      }
+      if (now - t0 > timeoutMs) {
         fail(Object.assign(new Error(`${pending.length} senders' last receipts missing after ${timeoutMs / 1000} s`), { kind: 'stall' }));
         return result;
       }

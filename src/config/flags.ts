@@ -60,7 +60,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'staking-signer-key-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/staking/signer.key', help: 'BLS signer key' },
   { name: 'chains', type: 'json', default: null, help: 'chains to run: JSON array of chain definitions (see docs/configuration.md)', powder: true },
   { name: 'chains-file', type: 'string', default: '', help: 'JSON file holding the chains array', powder: true },
-  { name: 'block-time', type: 'duration', default: 0, help: 'dev chains: mine on an interval instead of automine (0 = automine)', powder: true },
+  { name: 'block-time', type: 'duration', default: 0, help: 'mine every chain on this interval instead of automine, unless its definition sets blockTime (0 = automine)', powder: true },
   { name: 'dev-accounts', type: 'uint', default: 10, help: 'prefunded accounts of the default dev chain', powder: true },
 ];
 

@@ -7,6 +7,7 @@ import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/ind
 import { Blockchain } from './chain/blockchain.js';
 import { Consensus, type ChainRulesView, type Rules } from './chain/consensus.js';
 import { devAccounts, type DevAccount } from './chain/devAccounts.js';
+import { devAccountCount } from './factory.js';
 import { TxPool } from './txpool/pool.js';
 import { BlockBuilder } from './miner/builder.js';
 import { ChainClock, Miner } from './miner/miner.js';
@@ -68,7 +69,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const builder = new BlockBuilder(chain, consensus, pool);
   const clock = new ChainClock(() => ctx.node.now());
   const miner = new Miner(chain, pool, builder, clock, (p) => consensus.minChildMs(p), ctx.log, `chain ${ctx.primaryAlias} block builder`);
-  const accounts: DevAccount[] = ctx.options.dev === true ? devAccounts() : [];
+  const accounts: DevAccount[] = ctx.options.dev === true ? devAccounts(undefined, devAccountCount(ctx.options)) : [];
   const backend = new EvmBackend(chain, pool, miner, consensus, vmConfig, accounts, ctx.log, 'v' + NODE_VERSION.split('/')[1], builder, genesis, ctx);
   if (vmConfig.blockTimeMs > 0) {
     miner.automine = false;

@@ -152,14 +152,16 @@ export class Node implements NodeServices {
     const chainAliases = readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain');
     if (chainAliases !== undefined) this.chains.applyAliases(chainAliases);
     this.chains.readChainConfigDir(c.chainConfigDir, c.chainConfigDirExplicit);
-    const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true }]) as ChainDefinition[];
+    const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true, devAccounts: c.devAccounts }]) as ChainDefinition[];
+    // --block-time is the node-wide default for chains whose definition does not set blockTime.
+    if (c.blockTimeMs > 0) for (const d of defs) d.blockTime ??= c.blockTimeMs;
     for (const def of defs) {
       const chain = await this.chains.create(def);
       this.mountValidatorsAPI(chain.id, chain.subnetID, chain.vmID, def);
     }
 
     mkdirSync(join(c.processContextFile, '..'), { recursive: true });
-    writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: '127.0.0.1:9651' }, null, '\t'));
+    writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: `${c.publicIp || '127.0.0.1'}:${c.stakingPort}` }, null, '\t'));
     this.log.info('node started', { nodeID: this.nodeID, uri: this.url });
   }
 

@@ -96,7 +96,10 @@ function goTypeName(v: unknown): string {
   return typeof v === 'boolean' ? 'bool' : typeof v;
 }
 
-/** JSON.parse with Go's tolerance (trailing bytes after the first value are ignored) and texts. */
+/**
+ * JSON.parse with Go's tolerance (trailing bytes after the first value are ignored) and Go's
+ * encoding/json error texts for the common syntax errors (V8's texts mapped by their meaning).
+ */
 export function parseGoJSON(text: string): unknown {
   if (text.trim() === '') throw new Error('EOF');
   try {
@@ -104,12 +107,39 @@ export function parseGoJSON(text: string): unknown {
   } catch (e) {
     const msg = (e as Error).message;
     const trailing = /after JSON at position (\d+)/.exec(msg);
-    if (trailing) return JSON.parse(text.slice(0, Number(trailing[1])));
-    if (/end of JSON input|Unterminated string/.test(msg)) throw new Error('unexpected EOF');
-    const tok = /Unexpected token '?(.)'?/.exec(msg) ?? /Unexpected token (.)/.exec(msg);
-    if (tok) throw new Error(`invalid character '${tok[1]}' looking for beginning of value`);
-    throw new Error(msg);
+    if (trailing) return parseGoJSON(text.slice(0, Number(trailing[1])));
+    throw new Error(goSyntaxError(text, msg));
   }
+}
+
+function goSyntaxError(text: string, v8: string): string {
+  if (/end of JSON input|Unterminated string/.test(v8)) return 'unexpected EOF';
+  const posMatch = /at position (\d+)/.exec(v8);
+  let pos = posMatch ? Number(posMatch[1]) : -1;
+  if (pos < 0) {
+    const tok = /Unexpected token '?(.)'?/.exec(v8);
+    if (tok) return `invalid character ${goQuoteChar(tok[1])} looking for beginning of value`;
+    return v8;
+  }
+  // Whitespace up to the end of the input is an unexpected end.
+  while (pos < text.length && /\s/.test(text[pos])) pos++;
+  if (pos >= text.length) return 'unexpected EOF';
+  const c = goQuoteChar(String.fromCodePoint(text.codePointAt(pos)!));
+  if (/Expected ':' after property name/.test(v8)) return `invalid character ${c} after object key`;
+  if (/Expected ',' or '}' after property value/.test(v8)) return `invalid character ${c} after object key:value pair`;
+  if (/Expected ',' or ']' after array element/.test(v8)) return `invalid character ${c} after array element`;
+  if (/Expected (double-quoted )?property name/.test(v8)) return `invalid character ${c} looking for beginning of object key string`;
+  if (/Bad (escaped|control) character/.test(v8)) return `invalid character ${c} in string ${/escaped/.test(v8) ? 'escape code' : 'literal'}`;
+  return `invalid character ${c} looking for beginning of value`;
+}
+
+/** Go's quoteChar: 'x', with ' and \ escaped, other non-printables as Go's %q. */
+function goQuoteChar(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === '"') return "'\"'";
+  const code = c.codePointAt(0)!;
+  if (code < 0x20 || code === 0x7f) return JSON.stringify(c);
+  return `'${c}'`;
 }
 
 function decodeEnvelope(raw: unknown): { env: Envelope; typeError?: string } {
@@ -211,8 +241,13 @@ export class GorillaServer {
     try {
       body = await readBody(req, this.opts.maxBodyBytes);
     } catch (e) {
-      if (e instanceof BodyTooLargeError) return plain(res, 413, e.message);
-      throw e;
+      if (e instanceof BodyTooLargeError) {
+        // The rest of the body is not read: the connection closes after the answer.
+        res.setHeader('Connection', 'close');
+        return plain(res, 413, e.message);
+      }
+      res.destroy(); // the client went away mid-body: nobody to answer
+      return;
     }
     const reply = await this.handle(body.toString('utf8'), req);
     if (reply === undefined) {

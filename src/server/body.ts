@@ -29,5 +29,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     });
     req.on('end', () => failed || resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     req.on('error', (e) => failed || reject(e));
+    // A client that goes away mid-body must not leave the read pending forever.
+    req.on('close', () => {
+      if (!req.complete && !failed) {
+        failed = true;
+        reject(new Error('request aborted'));
+      }
+    });
   });
 }

@@ -19,11 +19,14 @@ export interface HttpServerOptions {
 export class HttpServer {
   readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
+  /** --http-allowed-origins, lower-cased as rs/cors keeps them. */
+  private readonly allowedOrigins: string[];
 
   constructor(
     private readonly router: Router,
     private readonly opts: HttpServerOptions,
   ) {
+    this.allowedOrigins = opts.allowedOrigins.map((o) => o.toLowerCase());
     this.server = http.createServer({ keepAlive: true }, (req, res) => this.onRequest(req, res));
     this.server.keepAliveTimeout = opts.idleTimeoutMs;
     this.server.headersTimeout = Math.max(opts.idleTimeoutMs + 1000, 31_000);
@@ -66,28 +69,29 @@ export class HttpServer {
     return this.opts.allowedHosts.includes(host.toLowerCase());
   }
 
-  /** rs/cors: returns true when the request was a preflight and has been answered. */
+  /** rs/cors v1.7 with AvalancheGo's options: returns true when the request was a preflight and has been answered. */
   private cors(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     const allowAll = this.opts.allowedOrigins.includes('*');
-    const allowed = origin !== undefined && (allowAll || this.opts.allowedOrigins.includes(origin));
-    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-    if (preflight) {
-      res.setHeader('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
-      const method = String(req.headers['access-control-request-method']).toUpperCase();
-      if (allowed && ['GET', 'POST', 'HEAD'].includes(method)) {
+    const originAllowed = origin !== undefined && origin !== '' && (allowAll || originMatches(this.allowedOrigins, origin));
+    const requestMethod = req.headers['access-control-request-method'];
+    if (req.method === 'OPTIONS' && requestMethod !== undefined && requestMethod !== '') {
+      res.setHeader('Vary', ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']);
+      const method = String(requestMethod).toUpperCase();
+      const wanted = headerList(req.headers['access-control-request-headers']);
+      if (originAllowed && CORS_METHODS.has(method) && wanted.every((h) => CORS_HEADERS.has(h))) {
         res.setHeader('Access-Control-Allow-Origin', allowAll ? '*' : origin!);
         res.setHeader('Access-Control-Allow-Methods', method);
-        const reqHeaders = req.headers['access-control-request-headers'];
-        if (reqHeaders) res.setHeader('Access-Control-Allow-Headers', reqHeaders);
+        if (wanted.length) res.setHeader('Access-Control-Allow-Headers', wanted.join(', '));
         res.setHeader('Access-Control-Allow-Credentials', 'true');
       }
-      res.writeHead(200);
+      req.resume();
+      res.writeHead(200, { 'Content-Length': 0 });
       res.end();
       return true;
     }
     res.setHeader('Vary', 'Origin');
-    if (allowed) {
+    if (originAllowed && CORS_METHODS.has(req.method ?? '')) {
       res.setHeader('Access-Control-Allow-Origin', allowAll ? '*' : origin!);
       res.setHeader('Access-Control-Allow-Credentials', 'true');
     }
@@ -103,7 +107,8 @@ export class HttpServer {
     }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const path = q >= 0 ? url.slice(0, q) : url;
+    // gorilla/mux matches the decoded path (url.URL.Path).
+    const path = decodePath(q >= 0 ? url.slice(0, q) : url);
     const clean = canonical(path);
     if (clean !== path) {
       req.resume();
@@ -147,6 +152,41 @@ export class HttpServer {
       this.opts.onHandlerError(e, req);
       socket.destroy();
     }
+  }
+}
+
+const CORS_METHODS = new Set(['GET', 'POST', 'HEAD']);
+/** rs/cors default allowed request headers, canonical form. */
+const CORS_HEADERS = new Set(['Origin', 'Accept', 'Content-Type', 'X-Requested-With']);
+
+/** Access-Control-Request-Headers → canonical header names (Go's http.CanonicalHeaderKey). */
+function headerList(v: string | string[] | undefined): string[] {
+  const text = Array.isArray(v) ? v.join(',') : (v ?? '');
+  return text
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '')
+    .map((h) => h.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase()));
+}
+
+/** rs/cors origin match: exact (case-insensitive) or one `*` wildcard (`http://*.example.com`). */
+function originMatches(allowed: string[], origin: string): boolean {
+  const o = origin.toLowerCase();
+  return allowed.some((a) => {
+    const star = a.indexOf('*');
+    if (star < 0) return a === o;
+    const prefix = a.slice(0, star);
+    const suffix = a.slice(star + 1);
+    return o.length >= prefix.length + suffix.length && o.startsWith(prefix) && o.endsWith(suffix);
+  });
+}
+
+function decodePath(p: string): string {
+  if (!p.includes('%')) return p;
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
   }
 }
 

@@ -327,6 +327,14 @@ export class EvmBackend {
     }
     if (cap > 0n && hi > cap) hi = cap;
     const run = (gas: bigint) => this.call({ ...args, gas }, block, { overrides });
+    // geth: a plain value transfer is tried at 21000 first.
+    if (args.to && (!args.data || args.data.length === 0) && !overrides?.size) {
+      const code = await this.chain.stateView(block).getCode(createAddressFromString(args.to));
+      if (code.length === 0 && hi >= 21000n) {
+        const r = await run(21000n).catch(() => undefined);
+        if (r && !r.error) return 21000n;
+      }
+    }
     const first = await run(hi).catch((e) => {
       if (e instanceof RpcError && /^intrinsic gas too low/.test(e.message)) throw new RpcError(-32000, `gas required exceeds allowance (${hi})`);
       throw e;
@@ -376,6 +384,8 @@ export class EvmBackend {
       tx = createTxFromRLP(raw, { common });
     } catch (e) {
       const m = (e as Error).message;
+      // ethereumjs validates in the constructor what geth checks in the pool.
+      if (m.startsWith('maxFeePerGas cannot be less than maxPriorityFeePerGas')) throw new RpcError(-32000, 'max priority fee per gas higher than max fee per gas');
       if (/type|unknown transaction/i.test(m) && raw[0] < 0x7f) throw new RpcError(-32000, 'transaction type not supported');
       throw new RpcError(-32000, m.includes('Invalid Signature') ? 'invalid sender' : `rlp: ${m.replace(/\s*\(.*$/s, '')}`);
     }

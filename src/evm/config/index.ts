@@ -6,3 +6,4 @@ export * from './networkUpgrades.js';
 export * from './precompileConfigs.js';
 export { parseJson, parseJsonBytes, type JsonValue, type JsonObject } from './json.js';
 export { checksumAddress } from './decode.js';
+export * from './compat.js';

@@ -133,7 +133,8 @@ export class Miner {
       this.chain.accepted(built.block, built.receipts, built.stateRoot);
       if (opts.timestampMs === undefined) this.clock.nextTimestampMs = undefined;
       mined = { block: built.block, receipts: built.receipts };
-      await this.pool.reset(async (from) => (await this.chain.accountAt(this.chain.head, addressOf(from))).nonce);
+      const view = this.chain.stateView(this.chain.head);
+      await this.pool.reset(async (from) => (await view.getAccount(addressOf(from)))?.nonce ?? 0n);
     } finally {
       release();
     }

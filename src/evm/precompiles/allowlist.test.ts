@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeFunctionResult, encodeFunctionData, getAddress, parseAbi, toHex as vHex } from 'viem';
 import { PRECOMPILE_TEST_SOURCES } from './contracts.js';
-import { parsePrecompileConfig, TX_ALLOW_LIST_ADDRESS, DEPLOYER_ALLOW_LIST_ADDRESS } from './index.js';
+import { TX_ALLOW_LIST_ADDRESS, DEPLOYER_ALLOW_LIST_ADDRESS } from './index.js';
+import { parsePrecompileConfig } from './testkit.js';
 import { ROLE_SET_TOPIC } from './allowlist.js';
 import { call, compile, deploy, errorOf, fund, makeChain, ret, type TestChain } from './testkit.js';
 

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeFunctionResult, encodeFunctionData, getAddress, parseAbi } from 'viem';
 import { PRECOMPILE_TEST_SOURCES } from './contracts.js';
-import { checkDeployAllowed, checkTxAllowed, parsePrecompileConfig } from './index.js';
+import { checkDeployAllowed, checkTxAllowed } from './index.js';
+import { parsePrecompileConfig } from './testkit.js';
 import { addr, call, compile, deploy, errorOf, makeChain, ret } from './testkit.js';
 
 const ADMIN = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';

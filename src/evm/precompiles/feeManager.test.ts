@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeFunctionResult, encodeFunctionData, getAddress, parseAbi, toHex as vHex } from 'viem';
-import { FEE_MANAGER_ADDRESS, parsePrecompileConfig, readFeeConfig } from './index.js';
+import { FEE_MANAGER_ADDRESS, readFeeConfig } from './index.js';
+import { parsePrecompileConfig } from './testkit.js';
 import { FEE_CONFIG_CHANGED_TOPIC } from './feeManager.js';
 import { call, DEFAULT_FEE_CONFIG, errorOf, makeChain, ret } from './testkit.js';
 

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeFunctionData, getAddress, parseAbi, toHex as vHex } from 'viem';
 import { PRECOMPILE_TEST_SOURCES } from './contracts.js';
-import { NATIVE_MINTER_ADDRESS, parsePrecompileConfig } from './index.js';
+import { NATIVE_MINTER_ADDRESS } from './index.js';
+import { parsePrecompileConfig } from './testkit.js';
 import { NATIVE_COIN_MINTED_TOPIC } from './nativeMinter.js';
 import { addr, balanceOf, call, compile, deploy, errorOf, makeChain, ret } from './testkit.js';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeFunctionData, getAddress, parseAbi, toHex as vHex } from 'viem';
-import { BLACKHOLE_ADDRESS, builderCoinbase, coinbaseRule, parsePrecompileConfig, REWARD_MANAGER_ADDRESS, verifyCoinbase } from './index.js';
+import { BLACKHOLE_ADDRESS, builderCoinbase, coinbaseRule, REWARD_MANAGER_ADDRESS, verifyCoinbase } from './index.js';
+import { parsePrecompileConfig } from './testkit.js';
 import { call, errorOf, makeChain, ret, type TestChain } from './testkit.js';
 
 const ADMIN = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';

@@ -1,6 +1,5 @@
 // Test scaffolding for the precompile tests (not used by the node): a real @ethereumjs/evm over
 // an in-memory MerkleStateManager with Subnet-EVM precompiles activated, and a solc helper.
-import { createRequire } from 'node:module';
 import { createCustomCommon, Mainnet } from '@ethereumjs/common';
 import { createEVM, type EVM, type EVMResult } from '@ethereumjs/evm';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
@@ -8,20 +7,24 @@ import { Account, Address } from '@ethereumjs/util';
 import { createBlock } from '@ethereumjs/block';
 import { fromHex, toHex } from './abi.js';
 import { PRECOMPILE_ADDRESSES } from './addresses.js';
-import type { PrecompileConfig } from './config.js';
-import type { FeeConfig } from './feeConfig.js';
-import { applyPrecompileActivations, configureEVM, type PrecompileRules } from './index.js';
+import {
+  parsePrecompileConfig as parseConfig,
+  verifyPrecompileConfig,
+  type PrecompileConfig,
+} from '../config/precompileConfigs.js';
+import { parseJson } from '../config/json.js';
+import { DEFAULT_FEE_CONFIG } from '../fees/feeConfig.js';
+import { applyPrecompileActivations, configureEVM, isPrecompileKey, type PrecompileRules } from './index.js';
 
-export const DEFAULT_FEE_CONFIG: FeeConfig = {
-  gasLimit: 8_000_000n,
-  targetBlockRate: 2n,
-  minBaseFee: 25_000_000_000n,
-  targetGas: 15_000_000n,
-  baseFeeChangeDenominator: 36n,
-  minBlockGasCost: 0n,
-  maxBlockGasCost: 1_000_000n,
-  blockGasCostStep: 200_000n,
-};
+export { DEFAULT_FEE_CONFIG };
+
+/** Parses and validates a precompile config with the chain-config module (Durango always active). */
+export function parsePrecompileConfig(key: string, json: unknown): PrecompileConfig {
+  if (!isPrecompileKey(key)) throw new Error(`unknown precompile config: ${key}`);
+  const cfg = parseConfig(key, parseJson(JSON.stringify(json))); // numbers become bigint as in genesis parsing
+  verifyPrecompileConfig(cfg, () => true);
+  return cfg;
+}
 
 export const BLOCKCHAIN_ID = new Uint8Array(32).map((_, i) => i + 1);
 export const NETWORK_ID = 12345;
@@ -45,7 +48,7 @@ export interface ChainOpts {
 export function rulesOf(configs: PrecompileConfig[], flags: { isDurango: boolean; isGranite: boolean }, time = 0n): PrecompileRules {
   const precompiles = new Map<string, { key: string; timestamp: bigint; config: unknown }>();
   for (const c of configs) {
-    if (c.blockTimestamp === null || c.blockTimestamp > time) continue;
+    if (c.blockTimestamp === undefined || c.blockTimestamp > time) continue;
     const a = PRECOMPILE_ADDRESSES.get(c.key)!;
     if (c.disable) precompiles.delete(a);
     else precompiles.set(a, { key: c.key, timestamp: c.blockTimestamp, config: c });
@@ -63,7 +66,7 @@ export async function makeChain(opts: ChainOpts): Promise<TestChain> {
   const time = opts.blockTimestamp ?? 1_800_000_000n;
   await applyPrecompileActivations(state, opts.configs, undefined, time, {
     blockNumber: 0n,
-    feeConfig: DEFAULT_FEE_CONFIG,
+    feeConfig: { ...DEFAULT_FEE_CONFIG },
     allowFeeRecipients: opts.allowFeeRecipients ?? false,
   });
   const rules = rulesOf(opts.configs, { isDurango, isGranite }, time);
@@ -129,34 +132,5 @@ export function ret(r: EVMResult): string {
   return toHex(r.execResult.returnValue);
 }
 
-// --- solc ---------------------------------------------------------------------------------
-
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
-}
-
-const compiled = new Map<string, SolcOutput>();
-
-/** Compiles `sources` (cached per process) and returns one contract's ABI and creation bytecode. */
-export function compile(sources: Record<string, string>, contract: string): { abi: unknown[]; bytecode: `0x${string}` } {
-  const key = JSON.stringify(sources);
-  let out = compiled.get(key);
-  if (!out) {
-    const solc = createRequire(import.meta.url)('solc') as { compile(input: string): string };
-    const input = {
-      language: 'Solidity',
-      sources: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, { content: v }])),
-      settings: { evmVersion: 'cancun', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-    };
-    out = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
-    const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
-    if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-    compiled.set(key, out);
-  }
-  for (const file of Object.values(out.contracts)) {
-    const c = file[contract];
-    if (c) return { abi: c.abi, bytecode: `0x${c.evm.bytecode.object}` };
-  }
-  throw new Error(`contract ${contract} not found`);
-}
+// --- solc: the shared helper (test/solc.ts), cached per process --------------------------------
+export { compile } from '../../../test/solc.js';

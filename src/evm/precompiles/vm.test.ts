@@ -8,7 +8,8 @@ import { createBlock } from '@ethereumjs/block';
 import { Account, privateToAddress } from '@ethereumjs/util';
 import { decodeFunctionResult, encodeFunctionData, parseAbi, toHex as vHex } from 'viem';
 import { PRECOMPILE_TEST_SOURCES } from './contracts.js';
-import { configureEVM, NATIVE_MINTER_ADDRESS, parsePrecompileConfig, TX_ALLOW_LIST_ADDRESS } from './index.js';
+import { configureEVM, NATIVE_MINTER_ADDRESS, TX_ALLOW_LIST_ADDRESS } from './index.js';
+import { parsePrecompileConfig } from './testkit.js';
 import { addr, BLOCKCHAIN_ID, compile, makeChain, NETWORK_ID } from './testkit.js';
 
 const KEY = new Uint8Array(32).fill(7);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { decodeAbiParameters, decodeFunctionResult, encodeFunctionData, parseAbi, toHex as vHex } from 'viem';
 import { PRECOMPILE_TEST_SOURCES } from './contracts.js';
-import { P256_VERIFY_ADDRESS, parsePrecompileConfig, WARP_ADDRESS } from './index.js';
+import { P256_VERIFY_ADDRESS, WARP_ADDRESS } from './index.js';
+import { parsePrecompileConfig } from './testkit.js';
 import { BLOCKCHAIN_ID, call, compile, deploy, errorOf, makeChain, NETWORK_ID, ret } from './testkit.js';
 
 const USER = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';

@@ -609,6 +609,7 @@ function rawText(data: RawData): string {
 }
 
 function contentTypeOK(header: string | undefined): boolean {
+  if (header === 'application/json') return true;
   if (!header) return false;
   const semi = header.indexOf(';');
   const mt = (semi >= 0 ? header.slice(0, semi) : header).trim().toLowerCase();

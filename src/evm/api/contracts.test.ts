@@ -1,0 +1,137 @@
+// Contracts on the dev chain: deploy, eth_call (+ overrides), reverts with data, estimateGas,
+// logs and filters, storage, traces.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeFunctionData, encodeDeployData, decodeFunctionResult, keccak256, toHex } from 'viem';
+import { compileContract } from '../../../test/solc.js';
+import { devNode, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import type { TestNode } from '../../../test/helpers.js';
+
+let node: TestNode;
+let rpc: Rpc;
+const S = compileContract('Storage', 'Fixtures.sol');
+const E = compileContract('Emitter', 'Fixtures.sol');
+const R = compileContract('Reverter', 'Fixtures.sol');
+let storage: string;
+let emitter: string;
+let reverter: string;
+
+async function deploy(data: string): Promise<string> {
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  assert.equal(r.status, '0x1');
+  return r.contractAddress;
+}
+
+before(async () => {
+  ({ node, rpc } = await devNode());
+  storage = await deploy(encodeDeployData({ abi: S.abi, bytecode: S.bytecode, args: [7n] }));
+  emitter = await deploy(E.bytecode);
+  reverter = await deploy(R.bytecode);
+});
+after(async () => {
+  await node.stop();
+});
+
+test('eth_call, eth_getStorageAt, eth_getCode and state overrides', async () => {
+  const data = encodeFunctionData({ abi: S.abi, functionName: 'get' });
+  assert.equal(BigInt(await rpc('eth_call', [{ to: storage, data }, 'latest'])), 7n);
+  assert.equal(BigInt(await rpc('eth_getStorageAt', [storage, '0x0', 'latest'])), 7n);
+  assert.equal(await rpc('eth_getCode', [storage, 'latest']), S.deployedBytecode);
+  const slot0 = '0x' + '0'.repeat(64);
+  const over = { [storage]: { stateDiff: { [slot0]: '0x' + '0'.repeat(62) + '2a' } } };
+  assert.equal(BigInt(await rpc('eth_call', [{ to: storage, data }, 'latest', over])), 42n);
+  assert.equal(BigInt(await rpc('eth_call', [{ to: storage, data }, 'latest'])), 7n, 'override did not leak');
+  // Earlier blocks keep their state.
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: storage, data: encodeFunctionData({ abi: S.abi, functionName: 'set', args: [9n] }) }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  const prev = '0x' + (BigInt(r.blockNumber) - 1n).toString(16);
+  assert.equal(BigInt(await rpc('eth_call', [{ to: storage, data }, prev])), 7n);
+  assert.equal(BigInt(await rpc('eth_call', [{ to: storage, data }, 'latest'])), 9n);
+  assert.equal(r.logs.length, 1);
+  assert.equal(r.logs[0].address, storage);
+  // A block override changes what NUMBER / TIMESTAMP see; unknown blocks are errors.
+  const e = await rpcError(rpc('eth_call', [{ to: storage, data }, '0x' + 'ab'.repeat(32)]));
+  assert.deepEqual([e.code, e.message], [-32000, 'header for hash not found']);
+});
+
+test('reverts: code 3 with the revert data and the decoded reason', async () => {
+  let e = await rpcError(rpc('eth_call', [{ to: reverter, data: encodeFunctionData({ abi: R.abi, functionName: 'revertWithReason' }) }, 'latest']));
+  assert.equal(e.code, 3);
+  assert.equal(e.message, 'execution reverted: Reverter: nope');
+  assert.match(e.data as string, /^0x08c379a0/);
+  e = await rpcError(rpc('eth_call', [{ to: reverter, data: encodeFunctionData({ abi: R.abi, functionName: 'revertWithCustom' }) }, 'latest']));
+  assert.equal(e.code, 3);
+  assert.equal(e.message, 'execution reverted');
+  assert.equal((e.data as string).slice(0, 10), keccak256(toHex('Custom(uint256,string)')).slice(0, 10));
+  e = await rpcError(rpc('eth_call', [{ to: reverter, data: encodeFunctionData({ abi: R.abi, functionName: 'panicDivide', args: [0n] }) }, 'latest']));
+  assert.equal(e.message, 'execution reverted: division or modulo by zero');
+  e = await rpcError(rpc('eth_estimateGas', [{ from: DEV_ADDRS[0], to: reverter, data: encodeFunctionData({ abi: R.abi, functionName: 'requireBig', args: [1n] }) }]));
+  assert.deepEqual([e.code, e.message], [3, 'execution reverted: Reverter: too small']);
+  e = await rpcError(rpc('eth_estimateGas', [{ from: DEV_ADDRS[0], to: reverter, data: encodeFunctionData({ abi: R.abi, functionName: 'outOfGas' }) }]));
+  assert.equal(e.code, -32000);
+  assert.match(e.message, /^gas required exceeds allowance \(\d+\)$/);
+  // A mined revert has status 0 (no refund of the used gas).
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: reverter, gas: '0x30000', data: encodeFunctionData({ abi: R.abi, functionName: 'requireBig', args: [1n] }) }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  assert.equal(r.status, '0x0');
+});
+
+test('eth_estimateGas finds a gas limit that works, and not much more', async () => {
+  const data = encodeFunctionData({ abi: R.abi, functionName: 'requireBig', args: [1000n] });
+  const est = BigInt(await rpc('eth_estimateGas', [{ from: DEV_ADDRS[0], to: reverter, data }]));
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: reverter, data, gas: '0x' + est.toString(16) }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  assert.equal(r.status, '0x1');
+  assert.ok(BigInt(r.gasUsed) <= est && est - BigInt(r.gasUsed) < est / 50n, `estimate ${est} vs used ${r.gasUsed}`);
+  assert.equal(await rpc('eth_estimateGas', [{ from: DEV_ADDRS[0], to: DEV_ADDRS[1], value: '0x1' }]), '0x5208');
+});
+
+test('logs: eth_getLogs with address/topic filters, filters with getFilterChanges, block filters', async () => {
+  const logFilter = await rpc('eth_newFilter', [{ address: emitter }]);
+  const blockFilter = await rpc('eth_newBlockFilter');
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: emitter, data: encodeFunctionData({ abi: E.abi, functionName: 'many', args: [3n] }) }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  assert.equal(r.logs.length, 5);
+  assert.deepEqual(r.logs.map((l: any) => l.logIndex), ['0x0', '0x1', '0x2', '0x3', '0x4']);
+  const all = await rpc('eth_getLogs', [{ fromBlock: r.blockNumber, toBlock: r.blockNumber }]);
+  assert.equal(all.length, 5);
+  const ping = keccak256(toHex('Ping(address,uint256,string)'));
+  const pad = (x: bigint) => '0x' + x.toString(16).padStart(64, '0');
+  const one = await rpc('eth_getLogs', [{ fromBlock: '0x0', address: emitter, topics: [ping, null, pad(1n)] }]);
+  assert.equal(one.length, 1);
+  assert.equal(one[0].transactionHash, h);
+  const either = await rpc('eth_getLogs', [{ blockHash: r.blockHash, topics: [ping, null, [pad(0n), pad(2n)]] }]);
+  assert.equal(either.length, 2);
+  const changes = await rpc('eth_getFilterChanges', [logFilter]);
+  assert.equal(changes.length, 5);
+  assert.deepEqual(await rpc('eth_getFilterChanges', [logFilter]), []);
+  assert.equal((await rpc('eth_getFilterLogs', [logFilter])).length, 5);
+  assert.deepEqual(await rpc('eth_getFilterChanges', [blockFilter]), [r.blockHash]);
+  assert.equal(await rpc('eth_uninstallFilter', [logFilter]), true);
+  const e = await rpcError(rpc('eth_getFilterChanges', [logFilter]));
+  assert.deepEqual([e.code, e.message], [-32000, 'filter not found']);
+  const e2 = await rpcError(rpc('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x1' }]));
+  assert.deepEqual([e2.code, e2.message], [-32000, 'invalid block range']);
+});
+
+test('debug_traceTransaction (callTracer and struct logger) and eth_getProof', async () => {
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: storage, data: encodeFunctionData({ abi: S.abi, functionName: 'set', args: [11n] }) }]);
+  const t = await rpc('debug_traceTransaction', [h, { tracer: 'callTracer' }]);
+  assert.equal(t.type, 'CALL');
+  assert.equal(t.to, storage);
+  const s = await rpc('debug_traceTransaction', [h, {}]);
+  assert.ok(Array.isArray(s.structLogs) && s.structLogs.some((l: any) => l.op === 'SSTORE'));
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  assert.equal(BigInt(s.gas), BigInt(r.gasUsed));
+  const p = await rpc('eth_getProof', [storage, ['0x0'], 'latest']);
+  assert.ok(p.accountProof.length > 0);
+  assert.equal(BigInt(p.storageProof[0].value), 11n);
+  const blockTrace = await rpc('debug_traceBlockByNumber', [r.blockNumber, { tracer: 'callTracer' }]);
+  assert.equal(blockTrace.length, 1);
+  assert.equal(blockTrace[0].txHash, h);
+  const get = encodeFunctionData({ abi: S.abi, functionName: 'get' });
+  const tc = await rpc('debug_traceCall', [{ to: storage, data: get }, 'latest', { tracer: 'callTracer' }]);
+  assert.equal(BigInt(tc.output), 11n);
+  void decodeFunctionResult;
+});

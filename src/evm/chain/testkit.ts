@@ -1,0 +1,71 @@
+// Test helpers for the chain's tests: a node with the dev chain, JSON-RPC over real HTTP, and
+// transactions signed with the dev keys.
+import { createTx, type TypedTxData } from '@ethereumjs/tx';
+import { Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { startTestNode, type TestNode } from '../../../test/helpers.js';
+
+export const DEV_KEYS = [
+  'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
+  '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+];
+export const DEV_ADDRS = [
+  '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+  '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+  '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+];
+export const CHAIN_ID = 43210n;
+export const BLACKHOLE = '0x0100000000000000000000000000000000000000';
+
+export interface Rpc {
+  (method: string, params?: unknown[]): Promise<any>;
+  /** The whole response envelope (for errors). */
+  raw(method: string, params?: unknown[]): Promise<any>;
+  url: string;
+}
+
+export function rpcClient(url: string): Rpc {
+  let id = 0;
+  const raw = async (method: string, params: unknown[] = []) => {
+    const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    return r.json();
+  };
+  const f = (async (method: string, params: unknown[] = []) => {
+    const r = await raw(method, params);
+    if (r.error) throw Object.assign(new Error(r.error.message), { code: r.error.code, data: r.error.data });
+    return r.result;
+  }) as Rpc;
+  f.raw = raw;
+  f.url = url;
+  return f;
+}
+
+export async function devNode(options: Record<string, unknown> = {}): Promise<{ node: TestNode; rpc: Rpc }> {
+  const node = await startTestNode(options);
+  return { node, rpc: rpcClient(node.url + '/ext/bc/dev/rpc') };
+}
+
+const common = createCustomCommon({ chainId: CHAIN_ID.toString() }, Mainnet, { hardfork: 'cancun' });
+
+/** A signed raw tx (0x hex). Defaults: EIP-1559, 30 gwei cap, 0 tip, 21000 gas. */
+export function signTx(keyIndex: number, data: Partial<TypedTxData> & { type?: number }): string {
+  const base: Record<string, unknown> = { type: 2, gasLimit: 21000n, maxFeePerGas: 30_000_000_000n, maxPriorityFeePerGas: 0n, chainId: CHAIN_ID, value: 0n };
+  const txData = { ...base, ...data } as Record<string, unknown>;
+  if (txData.type === 0 || txData.type === 1) {
+    delete txData.maxFeePerGas;
+    delete txData.maxPriorityFeePerGas;
+    txData.gasPrice ??= 30_000_000_000n;
+  }
+  const tx = createTx(txData as TypedTxData, { common });
+  return '0x' + Buffer.from(tx.sign(Buffer.from(DEV_KEYS[keyIndex], 'hex')).serialize()).toString('hex');
+}
+
+export async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { code: number; message: string; data?: unknown };
+    return { code: err.code, message: err.message, data: err.data };
+  }
+  throw new Error('expected an RPC error');
+}

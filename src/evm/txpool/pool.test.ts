@@ -1,0 +1,109 @@
+// Bad transactions through eth_sendRawTransaction get the real node's errors; nonce gaps queue;
+// replacement needs a 10 % bump.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { devNode, signTx, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import type { TestNode } from '../../../test/helpers.js';
+
+let node: TestNode;
+let rpc: Rpc;
+before(async () => {
+  ({ node, rpc } = await devNode());
+});
+after(async () => {
+  await node.stop();
+});
+
+const nonceOf = async (i: number) => BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[i], 'latest']));
+
+async function sendErr(raw: string) {
+  const e = await rpcError(rpc('eth_sendRawTransaction', [raw]));
+  assert.equal(e.code, -32000);
+  return e.message;
+}
+
+test('nonce too low', async () => {
+  await rpc('eth_sendRawTransaction', [signTx(0, { nonce: await nonceOf(0), to: DEV_ADDRS[1] })]);
+  assert.equal(await sendErr(signTx(0, { nonce: 0n, to: DEV_ADDRS[1], value: 7n })), `nonce too low: next nonce ${await nonceOf(0)}, tx nonce 0`);
+});
+
+test('insufficient funds', async () => {
+  const msg = await sendErr(signTx(1, { nonce: await nonceOf(1), to: DEV_ADDRS[0], value: 10n ** 30n }));
+  assert.match(msg, /^insufficient funds for gas \* price \+ value: balance \d+, tx cost \d+, overshot \d+$/);
+});
+
+test('underpriced: fee cap below the minimum base fee', async () => {
+  const msg = await sendErr(signTx(1, { nonce: await nonceOf(1), to: DEV_ADDRS[0], maxFeePerGas: 1_000_000_000n }));
+  assert.equal(msg, 'transaction underpriced: address 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 have gas fee cap (1000000000) < pool minimum fee cap (25000000000)');
+});
+
+test('exceeds block gas limit, intrinsic gas too low, oversized data, tip above cap', async () => {
+  const n = await nonceOf(1);
+  assert.equal(await sendErr(signTx(1, { nonce: n, to: DEV_ADDRS[0], gasLimit: 8_000_001n })), 'exceeds block gas limit: tx gas (8000001) > current max gas (8000000)');
+  assert.equal(
+    await sendErr(signTx(1, { nonce: n, to: DEV_ADDRS[0], gasLimit: 21000n, data: new Uint8Array(10).fill(1) })),
+    'intrinsic gas too low: address 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 tx gas (21000), minimum needed 21160',
+  );
+  assert.match(await sendErr(signTx(1, { nonce: n, to: DEV_ADDRS[0], gasLimit: 7_000_000n, data: new Uint8Array(140_000).fill(1) })), /^oversized data: transaction size \d+, limit 131072$/);
+  // Hand-made type-2 envelope with tip > cap (libraries refuse to build one).
+  const { RLP } = await import('@ethereumjs/rlp');
+  const big = (x: bigint) => (x === 0n ? new Uint8Array() : Buffer.from(x.toString(16).padStart(Math.ceil(x.toString(16).length / 2) * 2, '0'), 'hex'));
+  const body = RLP.encode([big(43210n), big(n), big(31_000_000_000n), big(30_000_000_000n), big(21000n), Buffer.from(DEV_ADDRS[0].slice(2), 'hex'), big(0n), new Uint8Array(), [], big(0n), big(1n), big(1n)]);
+  assert.equal(await sendErr('0x02' + Buffer.from(body).toString('hex')), 'max priority fee per gas higher than max fee per gas');
+});
+
+test('transaction type not supported (blob tx), unprotected legacy tx refused', async () => {
+  // A type-3 envelope: the pool refuses the type before decoding the rest.
+  assert.equal(await sendErr('0x03' + 'c0'), 'transaction type not supported');
+  const { createTx } = await import('@ethereumjs/tx');
+  const { Mainnet, createCustomCommon } = await import('@ethereumjs/common');
+  const common = createCustomCommon({ chainId: '43210' }, Mainnet, { hardfork: 'cancun' });
+  const tx = createTx({ type: 0, nonce: await nonceOf(1), gasLimit: 21000n, gasPrice: 30_000_000_000n, to: DEV_ADDRS[0] }, { common });
+  // Sign without EIP-155 (v = 27/28) by using a pre-Spurious-Dragon common.
+  const old = createCustomCommon({ chainId: '43210' }, Mainnet, { hardfork: 'tangerineWhistle' });
+  const unprotected = createTx({ ...tx.toJSON(), type: 0 } as never, { common: old }).sign(Buffer.from('59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', 'hex'));
+  assert.equal(await sendErr('0x' + Buffer.from(unprotected.serialize()).toString('hex')), 'only replay-protected (EIP-155) transactions allowed over RPC');
+});
+
+test('nonce gaps queue; replacement needs a 10 % bump; already known; filling the gap mines both', async () => {
+  await rpc('evm_setAutomine', [false]);
+  try {
+    const n = await nonceOf(2);
+    const queued = signTx(2, { nonce: n + 1n, to: DEV_ADDRS[0], value: 2n });
+    const qh = await rpc('eth_sendRawTransaction', [queued]);
+    assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x1' });
+    assert.equal(await sendErr(queued), 'already known');
+    const first = signTx(2, { nonce: n, to: DEV_ADDRS[0], value: 1n, maxFeePerGas: 30_000_000_000n });
+    await rpc('eth_sendRawTransaction', [first]);
+    assert.deepEqual(await rpc('txpool_status'), { pending: '0x2', queued: '0x0' });
+    assert.equal(await sendErr(signTx(2, { nonce: n, to: DEV_ADDRS[0], value: 5n, maxFeePerGas: 32_000_000_000n })), 'replacement transaction underpriced');
+    const repl = await rpc('eth_sendRawTransaction', [signTx(2, { nonce: n, to: DEV_ADDRS[0], value: 5n, maxFeePerGas: 33_000_000_000n, maxPriorityFeePerGas: 1n })]);
+    const content = await rpc('txpool_content');
+    const mine = content.pending['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'];
+    assert.equal(mine[n.toString()].hash, repl);
+    assert.equal(await rpc('eth_getTransactionCount', [DEV_ADDRS[2], 'pending']), '0x' + (n + 2n).toString(16));
+    await rpc('evm_mine');
+    assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x0' });
+    const r1 = await rpc('eth_getTransactionReceipt', [repl]);
+    const r2 = await rpc('eth_getTransactionReceipt', [qh]);
+    assert.equal(r1.blockNumber, r2.blockNumber, 'both in one block');
+    assert.equal(r1.transactionIndex, '0x0');
+    assert.equal(r2.transactionIndex, '0x1');
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+});
+
+test('many concurrent txs from several senders all land, several per block', async () => {
+  const nonces = await Promise.all([0, 1, 2].map(nonceOf));
+  const raws: string[] = [];
+  for (let k = 0; k < 20; k++) for (let i = 0; i < 3; i++) raws.push(signTx(i, { nonce: nonces[i] + BigInt(k), to: DEV_ADDRS[(i + 1) % 3], value: 1n }));
+  const start = BigInt(await rpc('eth_blockNumber'));
+  // Per sender in nonce order; senders interleaved and concurrent.
+  const bySender = [0, 1, 2].map((i) => raws.filter((_, j) => j % 3 === i));
+  const hashes = (await Promise.all(bySender.map(async (list) => { const out = []; for (const r of list) out.push(await rpc('eth_sendRawTransaction', [r])); return out; }))).flat();
+  for (const h of hashes) assert.equal((await rpc('eth_getTransactionReceipt', [h])).status, '0x1');
+  for (let i = 0; i < 3; i++) assert.equal(await nonceOf(i), nonces[i] + 20n);
+  const end = BigInt(await rpc('eth_blockNumber'));
+  assert.ok(end - start <= 60n);
+});

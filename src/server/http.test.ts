@@ -1,0 +1,202 @@
+// The HTTP front door through real sockets (reference: avalanchego-node.md §3.1, §3.3).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { startTestNode, rpc, type TestNode } from '../../test/helpers.js';
+
+let t: TestNode;
+before(async () => {
+  t = await startTestNode({ 'db-type': 'memdb', chains: [] });
+});
+after(() => t.stop());
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+function request(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    // The path goes out verbatim (a URL object would already clean `/./` and `/../`).
+    const m = /^(http:\/\/[^/]+)(.*)$/.exec(url)!;
+    const base = new URL(m[1]);
+    const options = { host: base.hostname, port: base.port, path: m[2] || '/', method: opts.method ?? 'GET', headers: opts.headers ?? {}, agent: false };
+    const req = http.request(options, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+const CALL = '{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}';
+const postInfo = (headers: Record<string, string>, url = `${t.url}/ext/info`) =>
+  request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: CALL });
+
+test('Host check: unknown names get 403 `invalid host specified`; localhost, IPs and no Host pass', async () => {
+  const bad = await postInfo({ host: 'evil.example:9650' });
+  assert.equal(bad.status, 403);
+  assert.equal(bad.headers['content-type'], 'text/plain; charset=utf-8');
+  assert.equal(bad.body, 'invalid host specified\n');
+  for (const host of ['localhost', 'LocalHost:9650', '10.1.2.3', '10.1.2.3:80', '[::1]:9650']) {
+    const ok = await postInfo({ host });
+    assert.equal(ok.status, 200, host);
+    assert.equal(JSON.parse(ok.body).result.networkID, '12345');
+  }
+  // A raw request with an empty Host header passes too.
+  const empty = await rawHTTP(`POST /ext/info HTTP/1.1\r\nHost: \r\nContent-Type: application/json\r\nContent-Length: ${CALL.length}\r\nConnection: close\r\n\r\n${CALL}`);
+  assert.match(empty, /^HTTP\/1\.1 200 /);
+});
+
+test('--http-allowed-hosts: a list replaces localhost; * allows any name', async () => {
+  const listed = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-allowed-hosts': 'my.dev,Other.Dev' });
+  const any = await startTestNode({ 'db-type': 'memdb', chains: [], httpAllowedHosts: '*' });
+  try {
+    assert.equal((await postInfo({ host: 'my.dev:1' }, `${listed.url}/ext/info`)).status, 200);
+    assert.equal((await postInfo({ host: 'other.dev' }, `${listed.url}/ext/info`)).status, 200);
+    assert.equal((await postInfo({ host: 'localhost' }, `${listed.url}/ext/info`)).status, 403);
+    assert.equal((await postInfo({ host: 'evil.example' }, `${any.url}/ext/info`)).status, 200);
+  } finally {
+    await listed.stop();
+    await any.stop();
+  }
+});
+
+test('every response carries the node-id header (200, 403, 404, 405, 301, preflight)', async () => {
+  const answers = [
+    await postInfo({}),
+    await postInfo({ host: 'evil.example' }),
+    await request(`${t.url}/nothing`),
+    await request(`${t.url}/ext/info`),
+    await request(`${t.url}/ext//info`),
+    await request(`${t.url}/ext/info`, { method: 'OPTIONS', headers: { origin: 'http://x.test', 'access-control-request-method': 'POST' } }),
+  ];
+  assert.deepEqual(answers.map((a) => a.status), [200, 403, 404, 405, 301, 200]);
+  for (const a of answers) assert.equal(a.headers['node-id'], t.node.nodeID);
+});
+
+test('CORS with the default `*`: preflight 200 with allow headers; actual requests get Allow-Origin *', async () => {
+  const pre = await request(`${t.url}/ext/info`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://app.test', 'access-control-request-method': 'post', 'access-control-request-headers': 'content-type, x-requested-with' },
+  });
+  assert.equal(pre.status, 200);
+  assert.equal(pre.body, '');
+  assert.equal(pre.headers['access-control-allow-origin'], '*');
+  assert.equal(pre.headers['access-control-allow-methods'], 'POST');
+  assert.equal(pre.headers['access-control-allow-headers'], 'Content-Type, X-Requested-With');
+  assert.equal(pre.headers['access-control-allow-credentials'], 'true');
+  assert.equal(pre.headers.vary, 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
+  // A header outside rs/cors' defaults fails the preflight: 200 without allow headers.
+  const custom = await request(`${t.url}/ext/info`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://app.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-custom' },
+  });
+  assert.equal(custom.status, 200);
+  assert.equal(custom.headers['access-control-allow-origin'], undefined);
+  const actual = await postInfo({ origin: 'http://app.test' });
+  assert.equal(actual.headers['access-control-allow-origin'], '*');
+  assert.equal(actual.headers['access-control-allow-credentials'], 'true');
+  assert.equal(actual.headers.vary, 'Origin');
+  const noOrigin = await postInfo({});
+  assert.equal(noOrigin.headers['access-control-allow-origin'], undefined);
+  assert.equal(noOrigin.headers.vary, 'Origin');
+  // Methods outside GET/POST/HEAD get no CORS headers.
+  const put = await request(`${t.url}/ext/info`, { method: 'PUT', headers: { origin: 'http://app.test' } });
+  assert.equal(put.headers['access-control-allow-origin'], undefined);
+});
+
+test('CORS with an origin list: listed origins (and wildcards) are echoed, others get nothing', async () => {
+  const n = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-allowed-origins': 'http://a.test  http://*.b.test' });
+  try {
+    const url = `${n.url}/ext/info`;
+    const a = await postInfo({ origin: 'http://a.test' }, url);
+    assert.equal(a.headers['access-control-allow-origin'], 'http://a.test');
+    const b = await postInfo({ origin: 'http://x.b.test' }, url);
+    assert.equal(b.headers['access-control-allow-origin'], 'http://x.b.test');
+    const other = await postInfo({ origin: 'http://c.test' }, url);
+    assert.equal(other.status, 200, 'the request itself is served');
+    assert.equal(other.headers['access-control-allow-origin'], undefined);
+    const pre = await request(url, { method: 'OPTIONS', headers: { origin: 'http://c.test', 'access-control-request-method': 'POST' } });
+    assert.equal(pre.status, 200);
+    assert.equal(pre.headers['access-control-allow-origin'], undefined);
+  } finally {
+    await n.stop();
+  }
+});
+
+test('non-canonical paths: 301 to the cleaned path (query kept, trailing slash kept)', async () => {
+  const a = await request(`${t.url}/ext//info`);
+  assert.equal(a.status, 301);
+  assert.equal(a.headers.location, '/ext/info');
+  const b = await request(`${t.url}/ext/./bc/../info/?x=1`);
+  assert.equal(b.status, 301);
+  assert.equal(b.headers.location, '/ext/info/?x=1');
+});
+
+test('unknown routes and trailing slashes: 404 `404 page not found`; percent-encoding is decoded', async () => {
+  for (const path of ['/ext/info/', '/ext/nothing', '/', '/ext/admin', '/ext/bc/nope/rpc']) {
+    const r = await request(t.url + path);
+    assert.equal(r.status, 404, path);
+    assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
+    assert.equal(r.body, '404 page not found\n');
+  }
+  const encoded = await postInfo({}, `${t.url}/ext/%69nfo?ignored=1`);
+  assert.equal(JSON.parse(encoded.body).result.networkID, '12345');
+});
+
+test('keep-alive: several requests reuse one connection', async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const ports: number[] = [];
+    const reused: boolean[] = [];
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(`${t.url}/ext/info`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        });
+        req.once('socket', (s) => {
+          reused.push(req.reusedSocket);
+          if (s.localPort) ports.push(s.localPort);
+          else s.once('connect', () => ports.push(s.localPort!));
+        });
+        req.on('error', reject);
+        req.end(CALL);
+      });
+    }
+    assert.deepEqual(reused, [false, true, true, true, true]);
+    assert.equal(ports.length, 5);
+    assert.equal(new Set(ports).size, 1, 'one local port');
+  } finally {
+    agent.destroy();
+  }
+});
+
+function rawHTTP(text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(t.url);
+    const s = net.connect(Number(u.port), u.hostname, () => s.write(text));
+    let got = '';
+    s.on('data', (d) => (got += d));
+    s.on('end', () => resolve(got));
+    s.on('close', () => resolve(got));
+    s.on('error', reject);
+  });
+}
+
+test('malformed HTTP on a raw socket: 400 and the connection closes; the node keeps serving', async () => {
+  const answers = await Promise.all([
+    rawHTTP('GARBAGE\r\n\r\n'),
+    rawHTTP('POST /ext/info HTTP/1.1\r\nContent-Length: nope\r\n\r\n'),
+    rawHTTP('\x00\x01\x02\xff\r\n\r\n'),
+    rawHTTP('GET / HTTP/1.1\r\nHost: x\r\n' + 'X-Long: ' + 'a'.repeat(20_000) + '\r\n'.repeat(2)),
+  ]);
+  for (const a of answers) assert.match(a, /^HTTP\/1\.1 4\d\d /);
+  const r = await rpc(`${t.url}/ext/info`, 'info.getNetworkID');
+  assert.deepEqual(r.result, { networkID: '12345' });
+});
