@@ -22,8 +22,8 @@ const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('='
 
 const QUICK = flag('quick');
 const CONFIG = QUICK
-  ? { mode: 'quick', coldReps: 2, loadReps: 2, loadMs: 1000, txReps: 1, txCount: 2000, powderReps: 2, powderMs: 1000 }
-  : { mode: 'full', coldReps: 5, loadReps: 5, loadMs: 2000, txReps: 3, txCount: 2000, powderReps: 3, powderMs: 1500 };
+  ? { mode: 'quick', coldReps: 2, loadReps: 2, loadMs: 500, txReps: 1, txCount: 2000, stallMs: 10_000, powderReps: 1, powderMs: 500 }
+  : { mode: 'full', coldReps: 5, loadReps: 5, loadMs: 1000, txReps: 3, txCount: 2000, stallMs: 10_000, powderReps: 3, powderMs: 1000 };
 const WARMUP_MS = 300;
 const ALL_NODES = ['anvil', 'hardhat', 'ganache', 'powder'];
 const requested = (option('nodes') ?? ALL_NODES.join(',')).split(',').filter(Boolean);
@@ -238,7 +238,7 @@ async function main() {
           try {
             const n = alive(node);
             const prepared = await signer.prepare({ url: n.url, chainId: n.chainIdNum, kind, senders, total: CONFIG.txCount, tokenAddress: n.tokenAddress });
-            const res = await runTransfers(n.url, prepared);
+            const res = await runTransfers(n.url, prepared, { stallMs: CONFIG.stallMs });
             if (res.errors) sample(r, node, { error: res.firstError, stalled: res.stalled });
             else sample(r, node, { value: res.tps, seconds: res.seconds, sendSeconds: res.sendSeconds });
             if (res.stalled) {
@@ -345,6 +345,11 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable) {
     `Run ${info.startedAt} (${info.config.mode} mode, ${info.durationSeconds} s). Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average ${m.loadAvgAtStart.join(' ')} at start, ${m.loadAvgAtEnd.join(' ')} at end.`,
     '',
     `Versions: Anvil ${info.versions.anvil}; Hardhat ${info.versions.hardhat}; Ganache ${info.versions.ganache}; Powder ${info.versions.powder}.`,
+    '',
+    `Node command lines (each started directly, stdout/stderr to a log file, default logging and mining): ${Object.entries(info.commands)
+      .filter(([k]) => info.nodes.includes(k) || info.unavailable[k])
+      .map(([k, c]) => `${NODE_KINDS[k].label}: \`${c.replace(/  \(cwd.*$/, '')}\``)
+      .join('; ')}.`,
     '',
     `Each cell: median (min–max) over ${info.config.coldReps} cold starts, ${info.config.loadReps} × ${info.config.loadMs / 1000} s load runs, ${info.config.txReps} transfer runs; nodes interleaved within every repetition. "Powder vs X" = Powder's advantage: its rate ÷ X's, or X's time/memory ÷ Powder's; > 1 means Powder is better.`,
   ];

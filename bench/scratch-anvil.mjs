@@ -11,7 +11,7 @@ console.log('log', n.logPath);
 try {
   const s = await setupChain(n.url, 43214, keys, token);
   const signer = new TransferSigner(keys, token);
-  const p = await signer.prepare({ url: n.url, chainId: 43214, kind: 'eth', senders, total, tokenAddress: s.token });
+  const p = await signer.prepare({ url: n.url, chainId: 43214, kind: process.argv[5] ?? 'eth', senders, total, tokenAddress: s.token });
   const res = await runTransfers(n.url, p, { timeoutMs: 30000 });
   console.log(res, memory(n.pid));
   const c = new RpcClient(n.url);

@@ -155,6 +155,7 @@ export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000,
             const hash = await client.call('eth_sendRawTransaction', [lane.raws[i]]);
             if (hash !== lane.hashes[i]) throw new Error(`eth_sendRawTransaction returned ${hash}, expected ${lane.hashes[i]}`);
           } catch (e) {
+            e.message = `eth_sendRawTransaction (tx ${i + 1} of sender's ${lane.raws.length}, after ${((performance.now() - t0) / 1000).toFixed(1)} s): ${e.message}`;
             fail(e);
             return; // the rest of this sender's txs would only be nonce gaps
           }
@@ -187,7 +188,15 @@ export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000,
         fail(Object.assign(new Error(`${pending.length} senders' last receipts missing after ${timeoutMs / 1000} s`), { kind: 'stall' }));
         return result;
       }
-      const found = await Promise.all(pending.map((h) => client.call('eth_getTransactionReceipt', [h]).catch((e) => (fail(e), 'error'))));
+      const found = await Promise.all(
+        pending.map((h) =>
+          client.call('eth_getTransactionReceipt', [h]).catch((e) => {
+            e.message = `receipt polling: ${e.message}`;
+            fail(e);
+            return 'error';
+          }),
+        ),
+      );
       if (found.includes('error')) return result;
       tLast = performance.now();
       pending = pending.filter((_, i) => !found[i]);

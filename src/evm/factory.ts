@@ -1,9 +1,9 @@
 // The built-in Subnet-EVM VM: version, the dev chain's default genesis, and chain creation.
 import type { VMFactory } from '../vms/types.js';
 import { devGenesis } from './config/index.js';
-import { devAccounts } from './chain/devAccounts.js';
+import { DEV_MNEMONIC, devAccounts } from './chain/devAccounts.js';
 import { toJSON } from './rpc/server.js';
-import { SUBNET_EVM_VERSION, createSubnetEVMChain } from './vm.js';
+import { SUBNET_EVM_VERSION, createSubnetEVMChain, devAccountCount } from './vm.js';
 
 /** EVM chain id of the default dev chain (docs/dev-chain.md). */
 export const DEV_CHAIN_ID = 43210n;

@@ -6,7 +6,7 @@ import { createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc
 import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/index.js';
 import { Blockchain } from './chain/blockchain.js';
 import { Consensus, type ChainRulesView, type Rules } from './chain/consensus.js';
-import { devAccounts, type DevAccount } from './chain/devAccounts.js';
+import { DEV_MNEMONIC, devAccounts, type DevAccount } from './chain/devAccounts.js';
 import { devAccountCount } from './factory.js';
 import { TxPool } from './txpool/pool.js';
 import { BlockBuilder } from './miner/builder.js';
@@ -19,6 +19,12 @@ import { desiredMinDelayExcess } from './fees/index.js';
 import { NODE_VERSION } from '../api/info/version.js';
 
 export const SUBNET_EVM_VERSION = 'v0.8.0';
+
+/** Number of mnemonic accounts of the dev chain (node flag --dev-accounts, default 10). */
+export function devAccountCount(options: Record<string, unknown>): number {
+  const n = options.devAccounts;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 10;
+}
 
 function idBytes(cb58: string): Uint8Array {
   // CB58: base58 of (32 bytes ‖ 4-byte checksum).
@@ -47,7 +53,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     desiredMinDelayExcess: vmConfig.minDelayTarget === undefined ? null : desiredMinDelayExcess(vmConfig.minDelayTarget),
   };
   const chain = new Blockchain(ctx.db, rulesView);
-  const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.stateView(b), vmConfig.feeRecipient);
+  const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.readView(b), vmConfig.feeRecipient);
   await chain.init(
     async (sm) => {
       await consensus.genesisActivations(sm, genesis.timestamp);

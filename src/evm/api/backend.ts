@@ -329,7 +329,7 @@ export class EvmBackend {
     const run = (gas: bigint) => this.call({ ...args, gas }, block, { overrides });
     // geth: a plain value transfer is tried at 21000 first.
     if (args.to && (!args.data || args.data.length === 0) && !overrides?.size) {
-      const code = await this.chain.stateView(block).getCode(createAddressFromString(args.to));
+      const code = await this.chain.readView(block).getCode(createAddressFromString(args.to));
       if (code.length === 0 && hi >= 21000n) {
         const r = await run(21000n).catch(() => undefined);
         if (r && !r.error) return 21000n;

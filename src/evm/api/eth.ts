@@ -148,13 +148,13 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   bc.set('eth_getCode', async (p) => {
     const a = address(required(p, 0), 0);
     const b = be.resolveForState(blockSpec(p, 1));
-    return hexD(await chain.stateView(b).getCode(createAddressFromString(a)));
+    return hexD(await chain.readView(b).getCode(createAddressFromString(a)));
   });
   bc.set('eth_getStorageAt', async (p) => {
     const a = address(required(p, 0), 0);
     const key = slotKey(required(p, 1), 1);
     const b = be.resolveForState(blockSpec(p, 2));
-    const v = await chain.stateView(b).getStorage(createAddressFromString(a), key);
+    const v = await chain.readView(b).getStorage(createAddressFromString(a), key);
     const out = new Uint8Array(32);
     out.set(v, 32 - v.length);
     return hexD(out);

@@ -164,8 +164,19 @@ export class Blockchain {
     return this.state.view(this.commons.get(this.forkAt(b.header.timestamp)), this.stateRootOf(b));
   }
 
+  private headView?: { root: string; sm: MerkleStateManager };
+  /** A read-only view (never written to): cached for the head's state, shared by readers. */
+  readView(b: Block): MerkleStateManager {
+    const root = this.stateRootOf(b);
+    const key = hex(root);
+    if (this.headView?.root === key) return this.headView.sm;
+    const sm = this.stateView(b);
+    if (b.hashHex === this.head.hashHex) this.headView = { root: key, sm };
+    return sm;
+  }
+
   async accountAt(b: Block, address: Address): Promise<Account> {
-    return (await this.stateView(b).getAccount(address)) ?? new Account();
+    return (await this.readView(b).getAccount(address)) ?? new Account();
   }
 
   /**

@@ -2,6 +2,8 @@
 // geth forks (Durango = Shanghai, Etna = Cancun; never Prague), and native crypto is plugged in.
 import { Common, Mainnet, createCustomCommon, type CustomCrypto } from '@ethereumjs/common';
 import { paramsVM } from '@ethereumjs/vm';
+import { paramsEVM } from '@ethereumjs/evm';
+import { paramsTx } from '@ethereumjs/tx';
 import { keccak256 } from '../crypto.js';
 import { nativeEcrecover, nativeEcsign, nativeSecp } from './secp.js';
 
@@ -20,13 +22,20 @@ export function customCrypto(): CustomCrypto {
   return c;
 }
 
-/** VM params with gas refunds disabled: Subnet-EVM never applies refunds (reference §7.8). */
-export function subnetEvmVmParams(): typeof paramsVM {
-  const p = structuredClone(paramsVM) as typeof paramsVM;
-  const huge = 2 ** 60;
-  (p as Record<number, Record<string, unknown>>)[1].maxRefundQuotient = huge;
-  (p as Record<number, Record<string, unknown>>)[3529].maxRefundQuotient = huge;
-  return p;
+/** Gas refunds disabled: Subnet-EVM never applies refunds (reference §7.8). max refund = used / 2^60 = 0. */
+const NO_REFUNDS = { 1: { maxRefundQuotient: 2 ** 60 }, 3529: { maxRefundQuotient: 2 ** 60 } };
+
+/**
+ * Applies every params set the tx, EVM and VM constructors would merge in, then our overrides, and
+ * makes later `updateParams` calls no-ops: ethereumjs re-merges (and rebuilds its params cache) in
+ * every tx/EVM constructor, which is slow and would re-enable refunds (the EVM's params set them).
+ */
+function freezeParams(c: Common): void {
+  c.updateParams(paramsTx);
+  c.updateParams(paramsEVM);
+  c.updateParams(paramsVM);
+  c.updateParams(NO_REFUNDS);
+  c.updateParams = () => {};
 }
 
 /** Commons of one chain, one per fork, created lazily and shared. */
@@ -42,6 +51,7 @@ export class Commons {
         hardfork: fork,
         customCrypto: this.crypto,
       });
+      freezeParams(c);
       this.byFork.set(fork, c);
     }
     return c;

@@ -84,6 +84,7 @@ export class Consensus {
   constructor(
     readonly rules: ChainRulesView,
     readonly env: PrecompileEnv,
+    /** A read-only state view of a block. */
     private readonly stateAt: (b: Block) => MerkleStateManager,
     private readonly feeRecipient: string | undefined,
   ) {}

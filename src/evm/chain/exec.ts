@@ -7,7 +7,6 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { StateManagerInterface } from '@ethereumjs/common';
-import { subnetEvmVmParams } from './common.js';
 import type { ChainHeader } from './header.js';
 
 const ONE_32 = (() => {
@@ -54,7 +53,6 @@ export async function makeVM(common: Common, stateManager: StateManagerInterface
     common,
     stateManager: stateManager as never,
     blockchain: blockchain as never,
-    params: subnetEvmVmParams() as never,
     evmOpts: {},
   });
 }

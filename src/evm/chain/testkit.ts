@@ -26,7 +26,7 @@ export interface Rpc {
 
 export function rpcClient(url: string): Rpc {
   let id = 0;
-  const raw = async (method: string, params: unknown[] = []) => {
+  const raw = async (method: string, params: unknown[] = []): Promise<any> => {
     const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
     return r.json();
   };
@@ -48,7 +48,7 @@ export async function devNode(options: Record<string, unknown> = {}): Promise<{ 
 const common = createCustomCommon({ chainId: CHAIN_ID.toString() }, Mainnet, { hardfork: 'cancun' });
 
 /** A signed raw tx (0x hex). Defaults: EIP-1559, 30 gwei cap, 0 tip, 21000 gas. */
-export function signTx(keyIndex: number, data: Partial<TypedTxData> & { type?: number }): string {
+export function signTx(keyIndex: number, data: Record<string, unknown> & { type?: number }): string {
   const base: Record<string, unknown> = { type: 2, gasLimit: 21000n, maxFeePerGas: 30_000_000_000n, maxPriorityFeePerGas: 0n, chainId: CHAIN_ID, value: 0n };
   const txData = { ...base, ...data } as Record<string, unknown>;
   if (txData.type === 0 || txData.type === 1) {

@@ -20,7 +20,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { startDevNode, contracts, KEY0, ADDR0, ADDR1, EWOQ_KEY, EWOQ_ADDR, type DevNode } from './setup.js';
 
 let dev: DevNode;
-let pub: PublicClient;
+let pub: PublicClient<Transport, Chain>;
 let wallet: WalletClient<Transport, Chain, Account>;
 const account = privateKeyToAccount(KEY0);
 const erc20 = () => contracts.erc20();
@@ -28,7 +28,7 @@ let token: Address;
 
 before(async () => {
   dev = await startDevNode();
-  pub = createPublicClient({ chain: dev.chain, transport: http(dev.rpcURL), cacheTime: 0 });
+  pub = createPublicClient<Transport, Chain>({ chain: dev.chain, transport: http(dev.rpcURL), cacheTime: 0, pollingInterval: 50 });
   wallet = createWalletClient<Transport, Chain, Account>({ chain: dev.chain, transport: http(dev.rpcURL), account });
   const c = erc20();
   const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args: ['Powder Token', 'PWD', parseEther('1000000')], account, chain: dev.chain });
@@ -153,6 +153,23 @@ test('WebSocket: watchBlocks (newHeads) and watchContractEvent (logs)', async ()
     assert.equal(log.blockNumber, receipt.blockNumber);
   } finally {
     await (await wsClient.transport.getRpcClient()).close();
+  }
+});
+
+test('WebSocket transport for requests: wallet sends, public client reads the receipt', async () => {
+  const transport = webSocket(dev.wsURL);
+  const wsWallet = createWalletClient({ chain: dev.chain, transport, account });
+  const wsPub = createPublicClient({ chain: dev.chain, transport, cacheTime: 0 });
+  try {
+    const hash = await wsWallet.sendTransaction({ to: ADDR1, value: 3n, account, chain: dev.chain });
+    const r = await wsPub.waitForTransactionReceipt({ hash });
+    assert.equal(r.status, 'success');
+    assert.equal(await wsPub.getChainId(), dev.chainId);
+    const [a, b] = await Promise.all([wsPub.getBlockNumber(), wsPub.getBalance({ address: ADDR1 })]);
+    assert.ok(a >= r.blockNumber);
+    assert.ok(b > 0n);
+  } finally {
+    await (await wsPub.transport.getRpcClient()).close();
   }
 });
 

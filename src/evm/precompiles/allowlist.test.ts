@@ -5,7 +5,7 @@ import { PRECOMPILE_TEST_SOURCES } from './contracts.js';
 import { TX_ALLOW_LIST_ADDRESS, DEPLOYER_ALLOW_LIST_ADDRESS } from './index.js';
 import { parsePrecompileConfig } from './testkit.js';
 import { ROLE_SET_TOPIC } from './allowlist.js';
-import { call, compile, deploy, errorOf, fund, makeChain, ret, type TestChain } from './testkit.js';
+import { balanceOf, call, compile, deploy, errorOf, fund, makeChain, ret, type TestChain } from './testkit.js';
 
 const ADMIN = '0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc';
 const MANAGER = '0x1000000000000000000000000000000000000001';
@@ -147,6 +147,8 @@ test('dispatch errors: short input, unknown selector, bad argument length', asyn
   await fund(chain, ADMIN, 10n ** 18n);
   r = await call(chain, { from: ADMIN, to: TX_ALLOW_LIST_ADDRESS, data: '0x', value: 5n });
   assert.equal(errorOf(r), 'missing function selector to precompile - input length (0)');
+  assert.equal(await balanceOf(chain, TX_ALLOW_LIST_ADDRESS), 0n);
+  assert.equal(await balanceOf(chain, ADMIN), 10n ** 18n);
   // Durango: short argument → ABI error; longer input accepted
   r = await call(chain, { from: ADMIN, to: TX_ALLOW_LIST_ADDRESS, data: enc('setEnabled', OTHER).slice(0, 40) });
   assert.equal(errorOf(r), 'abi: cannot marshal in to go type: length insufficient 15 require 32');
@@ -281,4 +283,23 @@ test('the deployer allow list is an independent list at its own address', async 
   assert.equal(await roleOf(chain, OTHER, DEPLOYER_ALLOW_LIST_ADDRESS), 2n);
   assert.equal(await roleOf(chain, ADMIN, DEPLOYER_ALLOW_LIST_ADDRESS), 0n);
   assert.equal(await roleOf(chain, OTHER), 0n);
+});
+
+test('DELEGATECALL into a stateful precompile between 1754107200 and Granite invalidates the tx', async () => {
+  const { txInvalidation } = await import('./index.js');
+  const chain = await makeChain({ configs: [txAllowList()], isGranite: false });
+  const { bytecode } = compile(PRECOMPILE_TEST_SOURCES, 'Proxy');
+  const proxy = await deploy(chain, ADMIN, bytecode);
+  const r = await call(chain, {
+    from: NOBODY,
+    to: proxy,
+    data: encodeFunctionData({ abi: proxyAbi, functionName: 'doDelegateCall', args: [TX_ALLOW_LIST_ADDRESS, enc('readAllowList', ADMIN)] }),
+  });
+  const [ok] = decodeFunctionResult({ abi: proxyAbi, functionName: 'doDelegateCall', data: ret(r) as `0x${string}` });
+  assert.equal(ok, false);
+  assert.equal(txInvalidation(chain.evm), 'precompile cannot be called with DELEGATECALL');
+  // the next top-level message starts clean; a plain CALL is fine
+  const plain = await call(chain, { from: NOBODY, to: TX_ALLOW_LIST_ADDRESS, data: enc('readAllowList', ADMIN) });
+  assert.equal(errorOf(plain), undefined);
+  assert.equal(txInvalidation(chain.evm), undefined);
 });

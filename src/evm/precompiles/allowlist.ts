@@ -42,7 +42,7 @@ export function canModify(caller: Role, targetCurrent: Role, newRole: Role): boo
 
 export const READ_ALLOW_LIST_GAS = 5_000n;
 export const MODIFY_ALLOW_LIST_GAS = 20_000n;
-export const ROLE_SET_EVENT_GAS = 2_131n; // 375 + 4×375 + 32×8
+export const ROLE_SET_EVENT_GAS = 2_130n; // 375 + 4×375 + 32×8
 
 export const SELECTORS = {
   readAllowList: selectorOf('readAllowList(address)'),
@@ -56,8 +56,9 @@ export const ROLE_SET_TOPIC = topicOf('RoleSet(uint256,address,address,uint256)'
 
 /** Role of `address` in the allow list stored at `precompile`. */
 export async function readRole(state: StateManagerInterface, precompile: string, address: string): Promise<Role> {
+  // only 0..3 are ever stored; anything else is treated as no role
   const v = wordToBigInt(await readSlot(state, precompile, addressWord(address)));
-  return v <= 3n ? (Number(v) as Role) : (Number(v & 0xffn) as Role);
+  return v <= 3n ? (Number(v) as Role) : Role.None;
 }
 
 export async function writeRole(state: StateManagerInterface, precompile: string, address: string, role: Role): Promise<void> {

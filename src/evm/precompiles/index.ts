@@ -26,7 +26,7 @@ import {
   rewardManagerPrecompile,
   storeRewardAddress,
 } from './rewardManager.js';
-import { statefulPrecompile, txInvalidation, wireEVM, type PrecompileEnv, type PrecompileRules } from './runtime.js';
+import { statefulPrecompile, wireEVM, type PrecompileEnv, type PrecompileRules } from './runtime.js';
 import { warpPrecompile } from './warp.js';
 
 export * from './addresses.js';
@@ -214,4 +214,3 @@ export function verifyCoinbase(rule: CoinbaseRule, coinbase: string): string | u
   return `invalid coinbase: ${checksum(coinbase)} does not match required coinbase address ${checksum(rule.required)}`;
 }
 
-export { txInvalidation as delegateCallInvalidation };

@@ -249,7 +249,3 @@ export function wireEVM(
 export function txInvalidation(evm: EVM): string | undefined {
   return contexts.get(evm)?.invalidTx;
 }
-
-export function contextOf(evm: EVM): { rules: PrecompileRules; env: PrecompileEnv } | undefined {
-  return contexts.get(evm);
-}

@@ -68,6 +68,7 @@ before(async () => {
     batchResponseMaxSize: 100,
     bodyLimit: 1000,
     log: silent,
+    wsMessageLimit: 4096,
   });
   server = http.createServer((req, res) => {
     if (req.url === '/rpc') handlers.rpc.http(req, res);
@@ -340,4 +341,15 @@ test('WebSocket: invalid JSON answers a parse error and drops the connection; th
   assert.deepEqual(await e.next(), { jsonrpc: '2.0', id: 1, result: '0xa868' });
   e.ws.close();
   await e.closed;
+});
+
+test('WebSocket: a message over the size limit closes the connection with 1009', async () => {
+  const c = await wsClient();
+  c.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'test_echo', params: ['z'.repeat(5000)] }));
+  assert.equal(await c.closed, 1009);
+  const d = await wsClient();
+  d.send({ jsonrpc: '2.0', id: 2, method: 'test_echo', params: ['z'.repeat(3000)] });
+  assert.equal((await d.next()).result[0].length, 3000);
+  d.ws.close();
+  await d.closed;
 });

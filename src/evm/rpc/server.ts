@@ -68,6 +68,7 @@ export function subscriptionNotFound(kind: string, namespace = 'eth'): RpcError 
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 export const WS_MESSAGE_LIMIT = 32 * 1024 * 1024;
 const WS_PING_INTERVAL_MS = 30_000;
+const WS_MAX_BUFFERED = 256 * 1024 * 1024;
 const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
 
 // ---------------------------------------------------------------------------------------------
@@ -208,6 +209,11 @@ class Connection implements WsConnection {
 
   send(text: string): void {
     if (this.closed) return;
+    // A client that stops reading must not make the node buffer without bound.
+    if (this.socket.bufferedAmount > WS_MAX_BUFFERED) {
+      this.socket.terminate();
+      return;
+    }
     try {
       this.socket.send(text + '\n');
     } catch {

@@ -22,6 +22,7 @@ interface StructLog {
   memory?: string[];
   storage?: Record<string, string>;
   refund?: bigint;
+  returnData?: string;
 }
 
 const hex64 = (v: bigint) => v.toString(16).padStart(64, '0');
@@ -34,6 +35,8 @@ export class StructLogger implements Tracer {
   /** An SLOAD step whose loaded value is read from the next step's stack top. */
   private pendingLoad: { snapshot: Record<string, string>; slots: Map<string, string>; key: string; depth: number } | undefined;
   private depth = 0;
+  /** Per depth: the return data of the last call the frame made (geth's interpreter returnData). */
+  private readonly returnData: Uint8Array[] = [];
   private output: Uint8Array = new Uint8Array(0);
   private error: string | undefined;
   private usedGas: bigint | undefined;
@@ -70,6 +73,10 @@ export class StructLogger implements Tracer {
       }
     }
     if (s.gasRefund > 0n) entry.refund = s.gasRefund;
+    if (this.cfg.enableReturnData) {
+      const rd = this.returnData[s.depth];
+      if (rd && rd.length > 0) entry.returnData = '0x' + Buffer.from(rd).toString('hex');
+    }
     this.logs.push(entry);
   };
 
@@ -83,13 +90,15 @@ export class StructLogger implements Tracer {
     p.snapshot[p.key] = value;
   }
 
-  private readonly onBefore = (_m: Message) => {
+  private readonly onBefore = (m: Message) => {
     this.depth++;
+    this.returnData[m.depth] = new Uint8Array(0);
   };
 
   private readonly onAfter = (r: EVMResult) => {
     this.depth--;
     this.pendingLoad = undefined;
+    if (this.depth > 0) this.returnData[this.depth - 1] = r.execResult.returnValue;
     if (this.depth !== 0) return;
     this.output = r.execResult.returnValue;
     this.error = gethErrorText(r.execResult.exceptionError);

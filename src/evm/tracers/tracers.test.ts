@@ -144,6 +144,15 @@ test('struct logger: steps, stack, storage, memory, returnValue', async () => {
   assert.equal(oog.returnValue, '');
 });
 
+test('struct logger: enableReturnData shows the last call\'s return data in the caller', async () => {
+  const r = await trace(undefined, { enableReturnData: true, disableStack: true }, caller, C.caller, 'callSet', [storage.toString(), 8]);
+  const afterGet = r.structLogs.filter((l: any) => l.depth === 1 && l.returnData !== undefined);
+  assert.ok(afterGet.length > 0);
+  assert.equal(afterGet[afterGet.length - 1].returnData, '0x' + (8).toString(16).padStart(64, '0'));
+  const plain = await trace(undefined, { disableStack: true }, caller, C.caller, 'callSet', [storage.toString(), 8]);
+  assert.ok(plain.structLogs.every((l: any) => l.returnData === undefined));
+});
+
 test('txStart / txEnd set the top-level gas figures', async () => {
   const t = createTracer('callTracer', {});
   t.attach(evm);

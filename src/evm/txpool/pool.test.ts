@@ -58,7 +58,7 @@ test('transaction type not supported (blob tx), unprotected legacy tx refused', 
   const { createTx } = await import('@ethereumjs/tx');
   const { Mainnet, createCustomCommon } = await import('@ethereumjs/common');
   const common = createCustomCommon({ chainId: '43210' }, Mainnet, { hardfork: 'cancun' });
-  const tx = createTx({ type: 0, nonce: await nonceOf(1), gasLimit: 21000n, gasPrice: 30_000_000_000n, to: DEV_ADDRS[0] }, { common });
+  const tx = createTx({ type: 0, nonce: await nonceOf(1), gasLimit: 21000n, gasPrice: 30_000_000_000n, to: DEV_ADDRS[0] as `0x${string}` }, { common });
   // Sign without EIP-155 (v = 27/28) by using a pre-Spurious-Dragon common.
   const old = createCustomCommon({ chainId: '43210' }, Mainnet, { hardfork: 'tangerineWhistle' });
   const unprotected = createTx({ ...tx.toJSON(), type: 0 } as never, { common: old }).sign(Buffer.from('59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', 'hex'));

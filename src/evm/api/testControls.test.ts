@@ -1,0 +1,131 @@
+// Test controls (evm_*, anvil_*, hardhat_*), and a chain config that turns them off.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { devNode, rpcError, signTx, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import type { TestNode } from '../../../test/helpers.js';
+
+let node: TestNode;
+let rpc: Rpc;
+before(async () => {
+  ({ node, rpc } = await devNode());
+});
+after(async () => {
+  await node.stop();
+});
+
+const OTHER = '0x1234567890123456789012345678901234567890';
+
+test('evm_mine mines an empty block; anvil_mine / hardhat_mine mine several', async () => {
+  const n = BigInt(await rpc('eth_blockNumber'));
+  assert.equal(await rpc('evm_mine'), '0x0');
+  const b = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal(BigInt(b.number), n + 1n);
+  assert.equal(b.transactions.length, 0);
+  await rpc('anvil_mine', ['0x3']);
+  await rpc('hardhat_mine', [2]);
+  assert.equal(BigInt(await rpc('eth_blockNumber')), n + 6n);
+});
+
+test('evm_setNextBlockTimestamp and evm_increaseTime move block time', async () => {
+  const head = await rpc('eth_getBlockByNumber', ['latest', false]);
+  const target = BigInt(head.timestamp) + 1000n;
+  assert.equal(await rpc('evm_setNextBlockTimestamp', [Number(target)]), null);
+  await rpc('evm_mine');
+  const b = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal(BigInt(b.timestamp), target);
+  assert.equal(BigInt(b.timestampMilliseconds), target * 1000n);
+  await rpc('evm_increaseTime', [3600]);
+  await rpc('evm_mine');
+  const c = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.ok(BigInt(c.timestamp) >= target + 3600n);
+  const e = await rpcError(rpc('evm_setNextBlockTimestamp', [1000]));
+  assert.equal(e.code, -32000);
+});
+
+test('anvil_setBalance / setCode / setNonce / setStorageAt change the latest state', async () => {
+  assert.equal(await rpc('anvil_setBalance', [OTHER, '0xde0b6b3a7640000']), true);
+  assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0xde0b6b3a7640000');
+  await rpc('hardhat_setCode', [OTHER, '0x602a60005260206000f3']);
+  assert.equal(await rpc('eth_getCode', [OTHER, 'latest']), '0x602a60005260206000f3');
+  assert.equal(BigInt(await rpc('eth_call', [{ to: OTHER }, 'latest'])), 42n);
+  await rpc('anvil_setNonce', [OTHER, '0x7']);
+  assert.equal(await rpc('eth_getTransactionCount', [OTHER, 'latest']), '0x7');
+  await rpc('hardhat_setStorageAt', [OTHER, '0x1', '0x' + '00'.repeat(31) + '05']);
+  assert.equal(BigInt(await rpc('eth_getStorageAt', [OTHER, '0x1', 'latest'])), 5n);
+  // The edited state is the parent state of the next block.
+  await rpc('evm_mine');
+  assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0xde0b6b3a7640000');
+  const e = await rpcError(rpc('anvil_setBalance', ['0x12', '0x1']));
+  assert.equal(e.code, -32602);
+});
+
+test('impersonation: eth_sendTransaction from any address after anvil_impersonateAccount', async () => {
+  const who = '0x00000000000000000000000000000000000000aa';
+  await rpc('anvil_setBalance', [who, '0xde0b6b3a7640000']);
+  let e = await rpcError(rpc('eth_sendTransaction', [{ from: who, to: DEV_ADDRS[1], value: '0x1' }]));
+  assert.equal(e.message, 'unknown account');
+  await rpc('anvil_impersonateAccount', [who]);
+  const h = await rpc('eth_sendTransaction', [{ from: who, to: DEV_ADDRS[1], value: '0x1' }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  assert.equal(r.from, who);
+  assert.equal(r.status, '0x1');
+  assert.equal((await rpc('eth_getTransactionByHash', [h])).from, who);
+  await rpc('anvil_stopImpersonatingAccount', [who]);
+  e = await rpcError(rpc('eth_sendTransaction', [{ from: who, to: DEV_ADDRS[1], value: '0x1' }]));
+  assert.equal(e.message, 'unknown account');
+});
+
+test('evm_snapshot / evm_revert rewind blocks, state and receipts', async () => {
+  const id = await rpc('evm_snapshot');
+  const n = await rpc('eth_blockNumber');
+  const bal = await rpc('eth_getBalance', [DEV_ADDRS[1], 'latest']);
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: DEV_ADDRS[1], value: '0x100' }]);
+  await rpc('anvil_setBalance', [OTHER, '0x1']);
+  assert.notEqual(await rpc('eth_blockNumber'), n);
+  assert.equal(await rpc('evm_revert', [id]), true);
+  assert.equal(await rpc('eth_blockNumber'), n);
+  assert.equal(await rpc('eth_getBalance', [DEV_ADDRS[1], 'latest']), bal);
+  assert.equal(await rpc('eth_getTransactionReceipt', [h]), null);
+  assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0xde0b6b3a7640000');
+  assert.equal(await rpc('evm_revert', [id]), false, 'a snapshot is used once');
+  // The chain goes on from the reverted head.
+  const h2 = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: DEV_ADDRS[1], value: '0x100' }]);
+  assert.equal((await rpc('eth_getTransactionReceipt', [h2])).blockNumber, '0x' + (BigInt(n) + 1n).toString(16));
+});
+
+test('evm_setAutomine(false) leaves txs in the pool until evm_mine; interval mining mines on its own', async () => {
+  await rpc('evm_setAutomine', [false]);
+  assert.equal(await rpc('hardhat_getAutomine'), false);
+  const nonce = BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[1], 'latest']));
+  const h = await rpc('eth_sendRawTransaction', [signTx(1, { nonce, to: DEV_ADDRS[0], value: 1n })]);
+  assert.equal(await rpc('eth_getTransactionReceipt', [h]), null);
+  assert.equal((await rpc('eth_getTransactionByHash', [h])).blockHash, null);
+  await rpc('evm_mine');
+  assert.equal((await rpc('eth_getTransactionReceipt', [h])).status, '0x1');
+  const n = BigInt(await rpc('eth_blockNumber'));
+  await rpc('evm_setIntervalMining', [50]);
+  for (let i = 0; i < 200 && BigInt(await rpc('eth_blockNumber')) < n + 2n; i++) await new Promise((r) => setTimeout(r, 25));
+  await rpc('evm_setIntervalMining', [0]);
+  assert.ok(BigInt(await rpc('eth_blockNumber')) >= n + 2n);
+  await rpc('evm_setAutomine', [true]);
+});
+
+test('"powder-test-controls": false makes the chain answer like a real node', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-test-'));
+  const cfgDir = join(dataDir, 'configs', 'chains');
+  mkdirSync(join(cfgDir, 'dev'), { recursive: true });
+  writeFileSync(join(cfgDir, 'dev', 'config.json'), JSON.stringify({ 'powder-test-controls': false, 'eth-apis': ['eth', 'internal-blockchain'] }));
+  const { node: n2, rpc: r2 } = await devNode({ 'chain-config-dir': cfgDir });
+  try {
+    for (const m of ['evm_mine', 'anvil_setBalance', 'evm_snapshot', 'eth_accounts', 'txpool_status', 'eth_getTransactionCount']) {
+      const e = await rpcError(r2(m, []));
+      assert.deepEqual([e.code, e.message], [-32601, `the method ${m} does not exist/is not available`]);
+    }
+    assert.equal(await r2('eth_chainId'), '0xa8ca');
+  } finally {
+    await n2.stop();
+  }
+});
