@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { compileToken } from './lib/contract.js';
 import { runLoad, RpcClient } from './lib/rpc.js';
-import { BENCH_DIR, ROOT_DIR, NODE_KINDS, startNode, stopNode, memory } from './lib/nodes.js';
+import { BENCH_DIR, ROOT_DIR, NODE_KINDS, DEFAULT_CHAIN_ID, startNode, stopNode, memory } from './lib/nodes.js';
 import { makeKeys, setupChain, TransferSigner, runTransfers, balanceOfCall } from './lib/chain.js';
 import { comparisonTable, powderOnlyTable } from './lib/report.js';
 
@@ -93,7 +93,7 @@ function versions() {
 function commandLines() {
   return Object.fromEntries(
     Object.entries(NODE_KINDS).map(([k, d]) => {
-      const [prog, a] = d.command('<port>', '<tmp-dir>');
+      const [prog, a] = d.command('<port>', '<tmp-dir>', '<chain-id>');
       const rel = (s) => String(s).replace(`${BENCH_DIR}/`, '').replace(`${ROOT_DIR}/`, '../').replace(process.execPath, 'node');
       return [k, `${rel(prog)} ${a.map((x) => (/\s/.test(x) ? `"${x}"` : rel(x))).join(' ')}  (cwd: ${k === 'powder' ? '.' : 'bench'}, RPC ${d.rpcPath})`];
     }),
@@ -116,9 +116,12 @@ async function main() {
   }
 
   // Warm-up start of every node (untimed: fills the disk cache; tells whether Powder answers).
-  for (const kind of requested) {
+  // Powder goes first: its dev chain id is given to the peers.
+  let chainId = DEFAULT_CHAIN_ID;
+  for (const kind of [...requested].sort((a, b) => (b === 'powder') - (a === 'powder'))) {
     try {
-      const n = await startNode(kind, { logDir, readyTimeoutMs: 180_000 });
+      const n = await startNode(kind, { logDir, chainId, readyTimeoutMs: 180_000 });
+      if (kind === 'powder') chainId = Number(BigInt(n.chainId));
       log(`warm-up ${n.label}: eth_chainId ${n.chainId} after ${n.startMs.toFixed(0)} ms`);
       await stopNode(n);
     } catch (e) {
@@ -134,7 +137,7 @@ async function main() {
   for (let rep = 0; rep < CONFIG.coldReps; rep++) {
     for (const kind of nodes) {
       try {
-        const n = await startNode(kind, { logDir });
+        const n = await startNode(kind, { logDir, chainId });
         sample(cold, kind, { value: n.startMs });
         sample(rssStart, kind, { value: n.rssAtStart / MiB });
         await stopNode(n);
@@ -157,7 +160,7 @@ async function main() {
   const bringUp = async (kind) => {
     delete setupErrors[kind];
     try {
-      const n = await startNode(kind, { logDir });
+      const n = await startNode(kind, { logDir, chainId });
       running.set(kind, n);
       n.chainIdNum = Number(BigInt(n.chainId));
       const s = await setupChain(n.url, n.chainIdNum, keys, token);
@@ -324,6 +327,7 @@ async function main() {
   info.durationSeconds = Math.round((performance.now() - t0) / 1000);
   info.startedAt = startedAt.toISOString();
   info.nodes = nodes;
+  info.chainId = chainId;
   info.unavailable = unavailable;
   info.restarts = restarts;
   info.setupErrors = Object.fromEntries(Object.entries(setupErrors).map(([k, e]) => [k, e.message]));

@@ -1,15 +1,18 @@
 // Keys, the untimed setup (funding 32 senders, deploying the ERC-20), pre-signing transfers, and
 // the timed transfer run: send everything, then poll until every sender's last receipt exists.
 import { performance } from 'node:perf_hooks';
-import { encodeFunctionData, keccak256, toHex, parseEther, parseGwei } from 'viem';
+import { encodeFunctionData, keccak256, toHex, parseEther, parseGwei, formatGwei } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { RpcClient } from './rpc.js';
 import { MNEMONIC } from './nodes.js';
 
 export const SENDERS = 32;
-const MAX_FEE = parseGwei('500'); // far above every node's base fee, so no tx waits for a price
+// Far above every node's base fee at rest. Subnet-EVM's fee rule (a 10 s gas window, compounding per
+// block) drives the base fee up fast when every transaction gets its own block; a stall report
+// names the base fee so that case is told apart from a wedged node.
+export const MAX_FEE = parseGwei('10000');
 const TIP = parseGwei('1');
-const SENDER_FUNDS = parseEther('100');
+const SENDER_FUNDS = parseEther('10000'); // every node's mnemonic accounts hold 1,000,000 ETH
 const TOKEN_SUPPLY = 10n ** 30n;
 const SENDER_TOKENS = 10n ** 24n;
 const ERC20_GAS = 100_000n;
@@ -180,7 +183,9 @@ export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000,
           height = Number(BigInt(h));
           heightSince = now;
         } else if (now - heightSince > stallMs) {
-          fail(Object.assign(new Error(`stalled: block height stuck at ${height} for ${stallMs / 1000} s with ${pending.length} senders' last receipts missing`), { kind: 'stall' }));
+          const block = await client.call('eth_getBlockByNumber', ['latest', false]).catch(() => null);
+          const fee = block?.baseFeePerGas ? `; base fee ${formatGwei(BigInt(block.baseFeePerGas))} gwei, txs' max fee ${formatGwei(MAX_FEE)} gwei` : '';
+          fail(Object.assign(new Error(`stalled: block height stuck at ${height} for ${stallMs / 1000} s with ${pending.length} senders' last receipts missing${fee}`), { kind: 'stall' }));
           return result;
         }
       }

@@ -12,8 +12,8 @@ import { performance } from 'node:perf_hooks';
 export const BENCH_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ROOT_DIR = join(BENCH_DIR, '..');
 export const MNEMONIC = 'test test test test test test test test test test test junk';
-/** Powder's default dev chain id; the peers are started with it so one set of signed txs fits all. */
-export const CHAIN_ID = 43214;
+/** The peers' chain id when Powder is not measured; otherwise Powder's answer is used, so one set of signed txs fits all. */
+export const DEFAULT_CHAIN_ID = 43214;
 
 const ANVIL_BIN = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 const HARDHAT_CLI = join(BENCH_DIR, 'node_modules/hardhat/internal/cli/cli.js');
@@ -25,11 +25,12 @@ export const NODE_KINDS = {
   anvil: {
     label: 'Anvil',
     rpcPath: '/',
-    command: (port) => [ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(CHAIN_ID)]],
+    command: (port, _dataDir, chainId) => [ANVIL_BIN, ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--balance', '1000000']],
   },
   hardhat: {
     label: 'Hardhat',
     rpcPath: '/',
+    // chain id: BENCH_CHAIN_ID in the environment, read by hardhat.config.cjs
     command: (port) => [
       process.execPath,
       [HARDHAT_CLI, 'node', '--hostname', '127.0.0.1', '--port', String(port), '--config', join(BENCH_DIR, 'hardhat.config.cjs')],
@@ -38,15 +39,15 @@ export const NODE_KINDS = {
   ganache: {
     label: 'Ganache',
     rpcPath: '/',
-    command: (port) => [
+    command: (port, _dataDir, chainId) => [
       process.execPath,
       [
         GANACHE_CLI,
         '--server.host', '127.0.0.1',
         '--server.port', String(port),
-        '--chain.chainId', String(CHAIN_ID),
+        '--chain.chainId', String(chainId),
         '--wallet.mnemonic', MNEMONIC,
-        '--wallet.defaultBalance', '10000',
+        '--wallet.defaultBalance', '1000000',
       ],
     ],
   },
@@ -103,14 +104,14 @@ function probeChainId(port, path) {
  * Starts a node and waits for its first answered eth_chainId.
  * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
  */
-export async function startNode(kind, { logDir, readyTimeoutMs = 60_000 } = {}) {
+export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000 } = {}) {
   const def = NODE_KINDS[kind];
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
-  const [program, args] = def.command(port, dataDir);
+  const [program, args] = def.command(port, dataDir, chainId);
   const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
   const logFd = openSync(logPath, 'a');
-  const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', NO_COLOR: '1' };
+  const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', BENCH_CHAIN_ID: String(chainId), NO_COLOR: '1' };
   const t0 = performance.now();
   const child = spawn(program, args, { cwd: kind === 'powder' ? ROOT_DIR : BENCH_DIR, stdio: ['ignore', logFd, logFd], env });
   closeSync(logFd);

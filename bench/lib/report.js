@@ -46,7 +46,7 @@ export function comparisonTable(rows, nodes, unavailable) {
       const a = advantage(row, cells.powder, cells[p]);
       return Number.isFinite(a) ? `${a.toFixed(2)}×` : '–';
     });
-    lines.push(`| ${esc(row.label)} | ${row.unit} (${row.better} is better) | ${shown.map((n) => cellText(cells[n], unavailable[n])).join(' | ')} | ${ratios.join(' | ')} |`);
+    lines.push(`| ${[esc(row.label), `${row.unit} (${row.better} is better)`, ...shown.map((n) => cellText(cells[n], unavailable[n])), ...ratios].join(' | ')} |`);
   }
   return lines.join('\n');
 }

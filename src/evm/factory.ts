@@ -10,12 +10,6 @@ export const DEV_CHAIN_ID = 43210n;
 /** Each prefunded dev account holds 1,000,000 tokens (10^24 wei). */
 export const DEV_BALANCE = 10n ** 24n;
 
-/** `devAccounts` of the chain definition (the node's --dev-accounts), else the default 10. */
-export function devAccountCount(options: Record<string, unknown>): number | undefined {
-  const n = options.devAccounts;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
-}
-
 export const subnetEVMFactory: VMFactory = {
   version: SUBNET_EVM_VERSION,
   defaultGenesis: ({ networkID, options }) => {

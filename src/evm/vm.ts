@@ -7,7 +7,6 @@ import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/ind
 import { Blockchain } from './chain/blockchain.js';
 import { Consensus, type ChainRulesView, type Rules } from './chain/consensus.js';
 import { DEV_MNEMONIC, devAccounts, type DevAccount } from './chain/devAccounts.js';
-import { devAccountCount } from './factory.js';
 import { TxPool } from './txpool/pool.js';
 import { BlockBuilder } from './miner/builder.js';
 import { ChainClock, Miner } from './miner/miner.js';

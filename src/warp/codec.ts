@@ -16,6 +16,8 @@ export interface SignedMessage {
   unsignedBytes: Uint8Array;
   /** Bit i set = validator i of the canonical set signed. */
   signers: bigint;
+  /** The bitset bytes as carried on the wire (may be non-minimal in a forged message). */
+  signerBytes?: Uint8Array;
   signature: Uint8Array; // 96 bytes
 }
 
@@ -148,16 +150,27 @@ export function decodeSigned(bytes: Uint8Array): SignedMessage {
   const unsignedBytes = Uint8Array.from(b.subarray(0, r.pos));
   const type = r.u32();
   if (type !== 0) throw new Error(`couldn't unpack warp message: unknown signature type ${type}`);
-  const signerBytes = r.bytes();
-  if (signerBytes.length > 0 && signerBytes[0] === 0) throw new Error("couldn't unpack warp message: signers bitset has leading zeroes");
+  const signerBytes = Uint8Array.from(r.bytes());
   const signature = Uint8Array.from(r.raw(96));
   r.end();
   return {
     unsigned: decodeUnsigned(unsignedBytes),
     unsignedBytes,
     signers: signerBytes.length ? BigInt('0x' + Buffer.from(signerBytes).toString('hex')) : 0n,
+    signerBytes,
     signature,
   };
+}
+
+/**
+ * AvalancheGo BitSetSignature.NumSigners: the bitset must be minimal (no leading zero byte),
+ * else `bitset is invalid`.
+ */
+export function numSigners(m: Pick<SignedMessage, 'signers' | 'signerBytes'>): number {
+  if (m.signerBytes && m.signerBytes.length > 0 && m.signerBytes[0] === 0) throw new Error('bitset is invalid');
+  let n = 0;
+  for (let b = m.signers; b > 0n; b >>= 1n) if (b & 1n) n++;
+  return n;
 }
 
 /** Warp predicate packing for access lists: bytes ‖ 0xff ‖ zero padding to 32, split in 32-byte keys. */

@@ -3,7 +3,7 @@
 import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import type { RunTxResult } from '@ethereumjs/vm';
+import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
 import type { Block, Blockchain } from '../chain/blockchain.js';
 import type { Consensus } from '../chain/consensus.js';
@@ -12,7 +12,8 @@ import type { ChainHeader } from '../chain/header.js';
 import type { Miner } from '../miner/miner.js';
 import { TxPoolError, type TxPool } from '../txpool/pool.js';
 import { RpcError } from '../rpc/server.js';
-import { address as parseAddress, bytes, invalidArg, quantity, slotKey, type BlockSpec } from './args.js';
+import { address as parseAddress, invalidArg, quantity, type BlockSpec } from './args.js';
+import { arg, checkDataInput, checkOverride, decodeTransactionArgs, missingArgument, optStateOverrideArg } from '../rpc/params.js';
 import { gethEvmError, revertError } from './errors.js';
 import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
 import { isProtected, type BlockBuilder } from '../miner/builder.js';
@@ -49,36 +50,29 @@ export interface CallArgs {
   accessList?: { address: string; storageKeys: string[] }[];
   type?: bigint;
   chainId?: bigint;
+  /** As sent, for geth's data/input consistency check on the send paths. */
+  rawData?: Uint8Array;
+  rawInput?: Uint8Array;
 }
 
 export function parseCallArgs(v: unknown, i: number): CallArgs {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type ethapi.TransactionArgs`);
-  }
-  const o = v as Record<string, unknown>;
-  const a: CallArgs = {};
-  const q = (k: string) => (o[k] === undefined || o[k] === null ? undefined : quantity(o[k], i));
-  if (o.from != null) a.from = parseAddress(o.from, i);
-  if (o.to != null) a.to = parseAddress(o.to, i);
-  a.gas = q('gas');
-  a.gasPrice = q('gasPrice');
-  a.maxFeePerGas = q('maxFeePerGas');
-  a.maxPriorityFeePerGas = q('maxPriorityFeePerGas');
-  a.value = q('value');
-  a.nonce = q('nonce');
-  a.type = q('type');
-  a.chainId = q('chainId');
-  const input = o.input != null ? bytes(o.input, i) : undefined;
-  const data = o.data != null ? bytes(o.data, i) : undefined;
-  if (input && data && Buffer.compare(input, data) !== 0) {
-    throw new RpcError(-32000, 'both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
-  }
-  a.data = input ?? data;
-  if (o.accessList != null) {
-    if (!Array.isArray(o.accessList)) throw invalidArg(i, 'json: cannot unmarshal object into Go struct field TransactionArgs.accessList of type types.AccessList');
-    a.accessList = o.accessList.map((e: any) => ({ address: parseAddress(e?.address, i), storageKeys: (e?.storageKeys ?? []).map((k: unknown) => '0x' + Buffer.from(slotKey(k, i)).toString('hex')) }));
-  }
-  return a;
+  if (v === undefined) throw missingArgument(i);
+  const t = arg(i, () => decodeTransactionArgs(v));
+  return {
+    from: t.from?.toLowerCase(),
+    to: t.to?.toLowerCase(),
+    gas: t.gas,
+    gasPrice: t.gasPrice,
+    maxFeePerGas: t.maxFeePerGas,
+    maxPriorityFeePerGas: t.maxPriorityFeePerGas,
+    value: t.value,
+    nonce: t.nonce,
+    data: t.input ?? t.data,
+    accessList: t.accessList?.map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys.map((k) => k.toLowerCase()) })),
+    chainId: t.chainId,
+    rawData: t.data,
+    rawInput: t.input,
+  };
 }
 
 export interface StateOverride {
@@ -91,19 +85,12 @@ export interface StateOverride {
 
 export function parseStateOverrides(v: unknown, i: number): Map<string, StateOverride> {
   const out = new Map<string, StateOverride>();
-  if (v === undefined || v === null) return out;
-  if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, 'json: cannot unmarshal array into Go value of type ethapi.StateOverride');
-  for (const [addr, ov] of Object.entries(v as Record<string, any>)) {
-    const a = parseAddress(addr, i);
-    const o: StateOverride = {};
-    if (ov.balance != null) o.balance = quantity(ov.balance, i);
-    if (ov.nonce != null) o.nonce = quantity(ov.nonce, i, 'hexutil.Uint64');
-    if (ov.code != null) o.code = bytes(ov.code, i);
-    if (ov.state != null && ov.stateDiff != null) throw new RpcError(-32000, `account ${checksumAddress(a)} has both 'state' and 'stateDiff'`);
-    const slots = (m: Record<string, unknown>) => new Map(Object.entries(m).map(([k, val]) => ['0x' + Buffer.from(slotKey(k, i)).toString('hex'), slotKey(val, i)]));
-    if (ov.state != null) o.state = slots(ov.state);
-    if (ov.stateDiff != null) o.stateDiff = slots(ov.stateDiff);
-    out.set(a, o);
+  const m = optStateOverrideArg(v, i);
+  if (!m) return out;
+  const slots = (x?: Map<string, string>) => (x ? new Map([...x].map(([k, val]) => [k.toLowerCase(), Buffer.from(val.slice(2), 'hex') as Uint8Array])) : undefined);
+  for (const [addr, o] of m) {
+    checkOverride(checksumAddress(addr), o);
+    out.set(addr.toLowerCase(), { balance: o.balance, nonce: o.nonce, code: o.code, state: slots(o.state), stateDiff: slots(o.stateDiff) });
   }
   return out;
 }
@@ -122,6 +109,11 @@ export function parseBlockOverrides(v: unknown, i: number): BlockOverrides | und
   const o = v as Record<string, unknown>;
   const q = (k: string) => (o[k] == null ? undefined : quantity(o[k], i));
   return { number: q('number'), time: q('time'), gasLimit: q('gasLimit'), coinbase: o.coinbase == null ? undefined : parseAddress(o.coinbase, i), baseFee: q('baseFee') };
+}
+
+export interface CallSession {
+  sm: MerkleStateManager;
+  vm: VM;
 }
 
 export interface CallOutcome {
@@ -218,7 +210,14 @@ export class EvmBackend {
   async call(
     args: CallArgs,
     block: Block,
-    opts: { overrides?: Map<string, StateOverride>; blockOverrides?: BlockOverrides; gasCapDefault?: bigint; trace?: (vm: any) => void; sm?: MerkleStateManager } = {},
+    opts: {
+      overrides?: Map<string, StateOverride>;
+      blockOverrides?: BlockOverrides;
+      gasCapDefault?: bigint;
+      trace?: (vm: any) => void;
+      /** Reuse a prepared state + VM (overrides already applied); the run is reverted afterwards. */
+      session?: CallSession;
+    } = {},
   ): Promise<CallOutcome> {
     const chain = this.chain;
     const header: ChainHeader = { ...block.header };
@@ -232,8 +231,9 @@ export class EvmBackend {
     }
     const fork = chain.forkAt(header.timestamp);
     const common = chain.commons.get(fork);
-    const sm = opts.sm ?? chain.stateView(block);
-    if (opts.overrides) await this.applyOverrides(sm, opts.overrides);
+    const session = opts.session;
+    const sm = session?.sm ?? chain.stateView(block);
+    if (!session && opts.overrides) await this.applyOverrides(sm, opts.overrides);
     const from = createAddressFromString(args.from ?? '0x0000000000000000000000000000000000000000');
     const cap = this.config.rpcGasCap;
     let gas = args.gas ?? opts.gasCapDefault ?? cap;
@@ -281,16 +281,22 @@ export class EvmBackend {
     const intrinsic = tx.getIntrinsicGas();
     if (gas < intrinsic) throw new RpcError(-32000, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
     if (acc.balance - mgval < value) throw new RpcError(-32000, `insufficient funds for transfer: address ${checksumAddress(from.toString())}`);
-    const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
-    await this.consensus.prepareVM(vm, header, block);
+    let vm = session?.vm;
+    if (!vm) {
+      vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
+      await this.consensus.prepareVM(vm, header, block);
+    }
     if (opts.trace) opts.trace(vm);
     const execCtx = execBlock(header, common, { baseFee: ctxBaseFee });
     let result: RunTxResult;
+    if (session) await sm.checkpoint();
     try {
       ({ result } = await runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }));
     } catch (e) {
       const invalid = this.consensus.invalidTxReason(vm);
       throw new RpcError(-32000, invalid ?? (e as Error).message);
+    } finally {
+      if (session) await sm.revert();
     }
     const invalid = this.consensus.invalidTxReason(vm);
     if (invalid) throw new RpcError(-32000, invalid);
@@ -303,6 +309,17 @@ export class EvmBackend {
       error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex.error)) : undefined,
       reverted,
     };
+  }
+
+  /** State + VM at `block` for several runs (estimateGas): built once, each run reverted. */
+  async callSession(block: Block, overrides?: Map<string, StateOverride>): Promise<CallSession> {
+    const chain = this.chain;
+    const common = chain.commons.get(chain.forkAt(block.header.timestamp));
+    const sm = chain.stateView(block);
+    if (overrides) await this.applyOverrides(sm, overrides);
+    const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
+    await this.consensus.prepareVM(vm, block.header, block);
+    return { sm, vm };
   }
 
   /** eth_call result: return data, or the revert / EVM error. */
@@ -326,7 +343,8 @@ export class EvmBackend {
       if (hi > allowance) hi = allowance;
     }
     if (cap > 0n && hi > cap) hi = cap;
-    const run = (gas: bigint) => this.call({ ...args, gas }, block, { overrides });
+    const session = await this.callSession(block, overrides);
+    const run = (gas: bigint) => this.call({ ...args, gas }, block, { session });
     // geth: a plain value transfer is tried at 21000 first.
     if (args.to && (!args.data || args.data.length === 0) && !overrides?.size) {
       const code = await this.chain.readView(block).getCode(createAddressFromString(args.to));
@@ -387,6 +405,8 @@ export class EvmBackend {
       // ethereumjs validates in the constructor what geth checks in the pool.
       if (m.startsWith('maxFeePerGas cannot be less than maxPriorityFeePerGas')) throw new RpcError(-32000, 'max priority fee per gas higher than max fee per gas');
       if (/type|unknown transaction/i.test(m) && raw[0] < 0x7f) throw new RpcError(-32000, 'transaction type not supported');
+      // geth: types.Sender fails (wrong chain id, bad signature values) → ErrInvalidSender.
+      if (/chain ?id|signature|Invalid Signature|v value|s-value|s value/i.test(m)) throw new RpcError(-32000, 'invalid sender');
       throw new RpcError(-32000, m.includes('Invalid Signature') ? 'invalid sender' : `rlp: ${m.replace(/\s*\(.*$/s, '')}`);
     }
     if (!isProtected(tx)) {
@@ -396,7 +416,7 @@ export class EvmBackend {
         throw new RpcError(-32000, 'only replay-protected (EIP-155) transactions allowed over RPC');
       }
     } else if (tx.type === 0 && tx.common.chainId() !== this.chainId) {
-      throw new RpcError(-32000, `invalid chain id for signer: have ${(tx.v! - 35n) / 2n} want ${this.chainId}`);
+      throw new RpcError(-32000, 'invalid sender');
     }
     return this.submit(tx, raw);
   }
@@ -411,9 +431,12 @@ export class EvmBackend {
       throw e;
     }
     if (this.miner.automine) {
-      const wait = this.miner.waitForTx(added.hash);
+      // Answer once the tx's block is durable (its receipt is then available); a tx that cannot
+      // run yet (nonce gap) is answered at once and waits in the pool.
+      const executable = this.pool.split(added.from).pending.includes(added);
+      const wait = executable ? this.miner.waitForTx(added.hash) : undefined;
       this.miner.txAdded();
-      if (this.pool.hasExecutable()) await wait;
+      if (wait) await wait;
     }
     return added.hash;
   }
@@ -440,12 +463,14 @@ export class EvmBackend {
       return this.submit(signed, signed.serialize());
     }
     // Impersonated: a fake signature keeps the hash unique; the sender is stored with the block.
-    const fake = withSender(tx, createAddressFromString(from));
+    const signedFake = (tx as unknown as { addSignature(v: bigint, r: bigint, s: bigint, convertV?: boolean): TypedTransaction }).addSignature(0n, BigInt(from), 1n, true);
+    const fake = withSender(signedFake, createAddressFromString(from));
     return this.submit(fake, fake.serialize());
   }
 
   /** geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip). */
   async fillTransaction(args: CallArgs): Promise<TypedTransaction> {
+    checkDataInput({ data: args.rawData, input: args.rawInput });
     const head = this.chain.head;
     const from = args.from ?? '0x0000000000000000000000000000000000000000';
     const common = this.chain.commons.get(this.chain.forkAt(head.header.timestamp));

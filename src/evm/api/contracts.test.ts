@@ -135,3 +135,18 @@ test('debug_traceTransaction (callTracer and struct logger) and eth_getProof', a
   assert.equal(BigInt(tc.output), 11n);
   void decodeFunctionResult;
 });
+
+test('no gas refunds: clearing a storage slot costs intrinsic + execution gas in full', async () => {
+  const s2 = await deploy(encodeDeployData({ abi: S.abi, bytecode: S.bytecode, args: [5n] }));
+  const data = encodeFunctionData({ abi: S.abi, functionName: 'set', args: [0n] });
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: s2, data, gas: '0x30000' }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  const { structLogs } = await rpc('debug_traceTransaction', [h, { disableStack: true }]);
+  const first = structLogs[0];
+  const last = structLogs[structLogs.length - 1];
+  const execution = BigInt(first.gas) - BigInt(last.gas) + BigInt(last.gasCost);
+  const bytes = Buffer.from(data.slice(2), 'hex');
+  const calldata = [...bytes].reduce((a, b) => a + (b === 0 ? 4n : 16n), 0n);
+  assert.ok(structLogs.some((l: any) => l.op === 'SSTORE'));
+  assert.equal(BigInt(r.gasUsed), 21000n + calldata + execution, 'a refund would make gasUsed smaller');
+});

@@ -60,6 +60,8 @@ export function revertReason(data: Uint8Array): string | undefined {
 
 /** The RPC error for a reverted call: code 3, data = revert bytes. */
 export function revertError(data: Uint8Array): RpcError {
+  // geth: only a non-empty revert becomes a revertError (code 3 with data).
+  if (data.length === 0) return new RpcError(-32000, 'execution reverted');
   const reason = revertReason(data);
   return new RpcError(3, reason !== undefined ? `execution reverted: ${reason}` : 'execution reverted', hexD(data));
 }

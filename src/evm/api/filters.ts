@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { RpcError, subscriptionNotFound, type SubscriptionSource } from '../rpc/server.js';
 import type { Block } from '../chain/blockchain.js';
 import { headerToJSON } from '../chain/header.js';
-import { address, blockNumber, bool, hash32, invalidArg, type BlockSpec } from './args.js';
+import { bool, type BlockSpec } from './args.js';
+import { filterCriteriaArg, type BlockNumber } from '../rpc/params.js';
 import type { EvmBackend } from './backend.js';
 import { hexD, logJSON, txJSON } from './format.js';
 import type { MinedBlock } from '../miner/miner.js';
@@ -19,31 +20,15 @@ export interface LogCriteria {
 }
 
 export function parseLogCriteria(v: unknown, i: number): LogCriteria {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type filters.FilterCriteria`);
-  const o = v as Record<string, unknown>;
-  const c: LogCriteria = { addresses: new Set(), topics: [] };
-  if (o.blockHash != null) {
-    if (o.fromBlock != null || o.toBlock != null) throw invalidArg(i, 'cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other');
-    c.blockHash = hash32(o.blockHash, i);
-  }
-  if (o.fromBlock != null) c.fromBlock = blockNumber(o.fromBlock, i);
-  if (o.toBlock != null) c.toBlock = blockNumber(o.toBlock, i);
-  if (o.address != null) {
-    const list = Array.isArray(o.address) ? o.address : [o.address];
-    for (const a of list) c.addresses.add(address(a, i));
-  }
-  if (o.topics != null) {
-    if (!Array.isArray(o.topics)) throw invalidArg(i, 'invalid topic(s)');
-    if (o.topics.length > 4) throw invalidArg(i, 'exceed max topics');
-    for (const t of o.topics) {
-      if (t === null) c.topics.push(undefined);
-      else if (Array.isArray(t)) {
-        if (t.some((x) => x === null)) c.topics.push(undefined);
-        else c.topics.push(new Set(t.map((x) => hash32(x, i))));
-      } else c.topics.push(new Set([hash32(t, i)]));
-    }
-  }
-  return c;
+  const f = filterCriteriaArg(v, i);
+  const spec = (n: BlockNumber | undefined): BlockSpec | undefined => (n === undefined ? undefined : typeof n === 'bigint' ? { kind: 'number', number: n } : { kind: 'tag', tag: n });
+  return {
+    blockHash: f.blockHash?.toLowerCase(),
+    fromBlock: spec(f.fromBlock),
+    toBlock: spec(f.toBlock),
+    addresses: new Set(f.addresses.map((a) => a.toLowerCase())),
+    topics: f.topics.map((t) => (t === null || t === undefined ? undefined : new Set(t.map((x) => x.toLowerCase())))),
+  };
 }
 
 function matches(c: LogCriteria, addr: string, topics: string[]): boolean {
@@ -176,6 +161,8 @@ export class EvmSubscriptions implements SubscriptionSource {
 
   subscribe(kind: string, params: unknown[], emit: (result: unknown) => void): () => void {
     const be = this.be;
+    const max = kind === 'newHeads' ? 1 : 2;
+    if (params.length > max) throw new RpcError(-32602, `too many arguments, want at most ${max}`);
     switch (kind) {
       case 'newHeads':
         return be.miner.onBlock((m) => {
@@ -184,7 +171,7 @@ export class EvmSubscriptions implements SubscriptionSource {
           emit(j);
         });
       case 'logs': {
-        const c = params[1] === undefined || params[1] === null ? parseLogCriteria({}, 1) : parseLogCriteria(params[1], 1);
+        const c = parseLogCriteria(params[1], 1);
         return be.miner.onBlock((m) => {
           for (const l of blockLogs(be, m.block, c)) emit(l);
         });

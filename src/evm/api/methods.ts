@@ -8,6 +8,7 @@ import { debugMethods } from './debug.js';
 import { testControlMethods } from './testControls.js';
 import { getLogs, parseLogCriteria, type EvmSubscriptions } from './filters.js';
 import { required } from './args.js';
+import { checkArgs } from '../rpc/params.js';
 
 function filterId(v: unknown): string {
   if (typeof v !== 'string') throw new RpcError(-32602, 'invalid argument 0: json: cannot unmarshal non-string into Go value of type rpc.ID');
@@ -26,12 +27,43 @@ export function filterMethods(be: EvmBackend, subs: EvmSubscriptions): MethodTab
   return m;
 }
 
+/** geth's positional-argument counts (optional ones included): more → `too many arguments`. */
+const MAX_ARGS: Record<string, number> = {
+  eth_chainId: 0, eth_blockNumber: 0, eth_gasPrice: 0, eth_baseFee: 0, eth_maxPriorityFeePerGas: 0, eth_syncing: 0,
+  eth_accounts: 0, eth_coinbase: 0, eth_etherbase: 0, eth_getChainConfig: 0, eth_getBadBlocks: 0, eth_pendingTransactions: 0,
+  net_listening: 0, net_peerCount: 0, net_version: 0, web3_clientVersion: 0, web3_sha3: 1,
+  eth_getBalance: 2, eth_getCode: 2, eth_getStorageAt: 3, eth_getProof: 3, eth_getTransactionCount: 2,
+  eth_getBlockByNumber: 2, eth_getBlockByHash: 2, eth_getHeaderByNumber: 1, eth_getHeaderByHash: 1,
+  eth_getUncleByBlockNumberAndIndex: 2, eth_getUncleByBlockHashAndIndex: 2, eth_getUncleCountByBlockNumber: 1, eth_getUncleCountByBlockHash: 1,
+  eth_getBlockReceipts: 1, eth_call: 4, eth_estimateGas: 3, eth_createAccessList: 2, eth_callDetailed: 3, eth_feeConfig: 1,
+  eth_getActiveRulesAt: 1, eth_getActivePrecompilesAt: 1, eth_feeHistory: 3,
+  eth_getBlockTransactionCountByNumber: 1, eth_getBlockTransactionCountByHash: 1,
+  eth_getTransactionByBlockNumberAndIndex: 2, eth_getTransactionByBlockHashAndIndex: 2,
+  eth_getRawTransactionByBlockNumberAndIndex: 2, eth_getRawTransactionByBlockHashAndIndex: 2,
+  eth_getTransactionByHash: 1, eth_getRawTransactionByHash: 1, eth_getTransactionReceipt: 1, eth_sendRawTransaction: 1,
+  eth_sendTransaction: 1, eth_fillTransaction: 1, eth_sign: 2, eth_signTransaction: 1, eth_resend: 3,
+  eth_getLogs: 1, eth_newFilter: 1, eth_newBlockFilter: 0, eth_newPendingTransactionFilter: 1, eth_getFilterChanges: 1,
+  eth_getFilterLogs: 1, eth_uninstallFilter: 1,
+  txpool_content: 0, txpool_contentFrom: 1, txpool_status: 0, txpool_inspect: 0,
+  debug_traceTransaction: 2, debug_traceCall: 3, debug_traceBlockByNumber: 2, debug_traceBlockByHash: 2, debug_intermediateRoots: 2,
+  debug_getRawHeader: 1, debug_getRawBlock: 1, debug_getRawReceipts: 1, debug_getRawTransaction: 1, debug_printBlock: 1,
+};
+
+function withArgLimit(name: string, m: RpcMethod): RpcMethod {
+  const max = MAX_ARGS[name];
+  if (max === undefined) return m;
+  return (params, ctx) => {
+    checkArgs(params, max);
+    return m(params, ctx);
+  };
+}
+
 export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<string, RpcMethod> {
   const services: Record<string, MethodTable> = { ...ethMethods(be), ...debugMethods(be), 'eth-filter': filterMethods(be, subs) };
   const out = new Map<string, RpcMethod>();
   for (const name of be.config.ethApis) {
     const s = services[name];
-    if (s) for (const [k, v] of s) out.set(k, v);
+    if (s) for (const [k, v] of s) out.set(k, withArgLimit(k, v));
   }
   if (be.config.testControls) for (const [k, v] of testControlMethods(be)) out.set(k, v);
   return out;

@@ -5,6 +5,14 @@ import assert from 'node:assert/strict';
 import { devNode, signTx, rpcError, DEV_ADDRS, BLACKHOLE, type Rpc } from './testkit.js';
 import { devAccounts } from './devAccounts.js';
 import type { TestNode } from '../../../test/helpers.js';
+import { createTx } from '@ethereumjs/tx';
+import { Mainnet, createCustomCommon } from '@ethereumjs/common';
+
+function otherChainTx(): string {
+  const common = createCustomCommon({ chainId: '1234' }, Mainnet, { hardfork: 'cancun' });
+  const tx = createTx({ type: 2, chainId: 1234n, nonce: 0n, gasLimit: 21000n, maxFeePerGas: 30_000_000_000n, to: DEV_ADDRS[1] as `0x${string}` }, { common });
+  return '0x' + Buffer.from(tx.sign(Buffer.from('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', 'hex')).serialize()).toString('hex');
+}
 
 let node: TestNode;
 let rpc: Rpc;
@@ -111,6 +119,15 @@ test('bad params are answered with geth texts', async () => {
   assert.equal(e.code, -32602);
   e = await rpcError(rpc('eth_sendRawTransaction', ['0xzz']));
   assert.equal(e.code, -32602);
+  e = await rpcError(rpc('eth_chainId', [1]));
+  assert.deepEqual([e.code, e.message], [-32602, 'too many arguments, want at most 0']);
+  e = await rpcError(rpc('eth_getBalance', [DEV_ADDRS[0], null]));
+  assert.deepEqual([e.code, e.message], [-32000, 'invalid arguments; neither block nor hash specified']);
+  e = await rpcError(rpc('eth_getBlockByNumber', [5, false]));
+  assert.deepEqual([e.code, e.message], [-32602, 'invalid argument 0: hex string without 0x prefix']);
+  // A tx signed for another chain id has no valid sender here.
+  e = await rpcError(rpc('eth_sendRawTransaction', [otherChainTx()]));
+  assert.deepEqual([e.code, e.message], [-32000, 'invalid sender']);
   e = await rpcError(rpc('eth_suggestPriceOptions', []));
   assert.deepEqual([e.code, e.message], [-32601, 'the method eth_suggestPriceOptions does not exist/is not available']);
 });

@@ -23,6 +23,10 @@ test('restart on the same LMDB data dir resumes chain, state, receipts and logs'
     for (let i = 0; i < 5; i++) {
       hashes.push(await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: emitter, data: encodeFunctionData({ abi: E.abi, functionName: 'ping', args: [BigInt(i), 'hi'] }) }]));
     }
+    await rpc('anvil_setBalance', ['0x00000000000000000000000000000000000000aa', '0xde0b6b3a7640000']);
+    await rpc('anvil_impersonateAccount', ['0x00000000000000000000000000000000000000aa']);
+    const impersonated = await rpc('eth_sendTransaction', [{ from: '0x00000000000000000000000000000000000000aa', to: DEV_ADDRS[2], value: '0x5' }]);
+    hashes.push(impersonated);
     await rpc('anvil_setBalance', ['0x00000000000000000000000000000000000000bb', '0x1234']);
     const before = {
       head: await rpc('eth_getBlockByNumber', ['latest', true]),
@@ -43,6 +47,7 @@ test('restart on the same LMDB data dir resumes chain, state, receipts and logs'
       assert.equal(await rpc('eth_getTransactionCount', [DEV_ADDRS[1], 'latest']), before.nonce);
       assert.equal(await rpc('eth_getBalance', ['0x00000000000000000000000000000000000000bb', 'latest']), before.edited);
       assert.equal(await rpc('eth_getCode', [emitter, 'latest']), before.code);
+      assert.equal((await rpc('eth_getTransactionByHash', [impersonated])).from, '0x00000000000000000000000000000000000000aa');
       // The chain goes on.
       const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: DEV_ADDRS[2], value: '0x1' }]);
       const r = await rpc('eth_getTransactionReceipt', [h]);

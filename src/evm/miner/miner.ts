@@ -106,11 +106,12 @@ export class Miner {
     }
   }
 
-  /** Waiters whose tx is no longer in the pool and not mined get `undefined`. */
+  /**
+   * After a drain every executable tx has been mined or could not be included now (fee cap below
+   * the base fee, failing pre-checks); their senders get their answer (`undefined` = not mined).
+   */
   private releaseStranded(): void {
     for (const [hash, list] of this.waiting) {
-      if (this.pool.get(hash)) continue;
-      if (this.chain.findTx(Buffer.from(hash.slice(2), 'hex'))) continue;
       this.waiting.delete(hash);
       for (const r of list) r(undefined);
     }

@@ -42,7 +42,7 @@ export function canModify(caller: Role, targetCurrent: Role, newRole: Role): boo
 
 export const READ_ALLOW_LIST_GAS = 5_000n;
 export const MODIFY_ALLOW_LIST_GAS = 20_000n;
-export const ROLE_SET_EVENT_GAS = 2_130n; // 375 + 4×375 + 32×8
+export const ROLE_SET_EVENT_GAS = 2_131n; // 375 + 4×375 + 32×8
 
 export const SELECTORS = {
   readAllowList: selectorOf('readAllowList(address)'),

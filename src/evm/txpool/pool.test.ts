@@ -107,3 +107,14 @@ test('many concurrent txs from several senders all land, several per block', asy
   const end = BigInt(await rpc('eth_blockNumber'));
   assert.ok(end - start <= 60n);
 });
+
+test('automine: a gapped tx is answered at once and mined when the gap is filled', async () => {
+  const n = await nonceOf(0);
+  const later = await rpc('eth_sendRawTransaction', [signTx(0, { nonce: n + 1n, to: DEV_ADDRS[1], value: 3n })]);
+  assert.equal(await rpc('eth_getTransactionReceipt', [later]), null);
+  assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x1' });
+  const first = await rpc('eth_sendRawTransaction', [signTx(0, { nonce: n, to: DEV_ADDRS[1], value: 3n })]);
+  assert.equal((await rpc('eth_getTransactionReceipt', [first])).status, '0x1');
+  assert.equal((await rpc('eth_getTransactionReceipt', [later])).status, '0x1');
+  assert.equal(await nonceOf(0), n + 2n);
+});
