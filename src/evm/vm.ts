@@ -4,6 +4,7 @@ import { Account, Address } from '@ethereumjs/util';
 import type { ChainContext, ChainVM } from '../vms/types.js';
 import { createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc/server.js';
 import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/index.js';
+import { checkConfigCompatible } from './config/compat.js';
 import { Blockchain } from './chain/blockchain.js';
 import { Consensus, type ChainRulesView, type Rules } from './chain/consensus.js';
 import { DEV_MNEMONIC, devAccounts, type DevAccount } from './chain/devAccounts.js';
@@ -70,6 +71,14 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     },
     (root) => genesisHeader(genesis, root),
   );
+  // §4.4: upgrades at or before the last accepted block may not move between restarts.
+  const storedUpgrade = chain.store.meta();
+  if (storedUpgrade !== undefined && !vmConfig.skipUpgradeCheck) {
+    const stored = parseGenesis(ctx.genesis, ctx.networkID, storedUpgrade.length ? storedUpgrade : undefined).config;
+    const err = checkConfigCompatible(stored, cfg, chain.head.header.number, chain.head.header.timestamp);
+    if (err) throw new Error(err);
+  }
+  await chain.store.write([chain.store.metaOp(ctx.upgrade ?? new Uint8Array())]);
   const pool = new TxPool();
   const builder = new BlockBuilder(chain, consensus, pool);
   const clock = new ChainClock(() => ctx.node.now());

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { RpcError, subscriptionNotFound, type SubscriptionSource } from '../rpc/server.js';
 import type { Block } from '../chain/blockchain.js';
 import { headerToJSON } from '../chain/header.js';
+import { keccak256 } from '../crypto.js';
 import { bool, type BlockSpec } from './args.js';
 import { filterCriteriaArg, type BlockNumber } from '../rpc/params.js';
 import type { EvmBackend } from './backend.js';
@@ -41,8 +42,25 @@ function matches(c: LogCriteria, addr: string, topics: string[]): boolean {
   return true;
 }
 
+function inBloom(bloom: Uint8Array, value: string): boolean {
+  const h = keccak256(Buffer.from(value.slice(2), 'hex'));
+  for (let i = 0; i < 6; i += 2) {
+    const bit = ((h[i] << 8) | h[i + 1]) & 2047;
+    if ((bloom[255 - (bit >> 3)] & (1 << (bit & 7))) === 0) return false;
+  }
+  return true;
+}
+
+/** The header bloom can rule a block out without reading its receipts. */
+function mayMatch(bloom: Uint8Array, c: LogCriteria): boolean {
+  if (c.addresses.size && ![...c.addresses].some((a) => inBloom(bloom, a))) return false;
+  for (const want of c.topics) if (want && ![...want].some((t) => inBloom(bloom, t))) return false;
+  return true;
+}
+
 export function blockLogs(be: EvmBackend, b: Block, c: LogCriteria): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  if (!mayMatch(b.header.logsBloom, c)) return out;
   const rs = be.chain.receipts(b);
   if (rs.length === 0) return out;
   const txs = be.chain.txsOf(b);

@@ -34,6 +34,7 @@ export interface ParsedVmConfig extends VmConfig {
   blockTimeMs: number;
   httpBodyLimit: number;
   minDelayTarget?: bigint;
+  skipUpgradeCheck: boolean;
 }
 
 /** Go duration string ("2s", "500ms", "1m30s") or a number of nanoseconds → milliseconds. */
@@ -91,5 +92,6 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     blockTimeMs,
     httpBodyLimit: num('http-body-limit', 0) || 5 * 1024 * 1024,
     minDelayTarget: typeof c['min-delay-target'] === 'number' ? BigInt(c['min-delay-target'] as number) : undefined,
+    skipUpgradeCheck: c['skip-upgrade-check'] === true,
   };
 }

@@ -159,3 +159,26 @@ test('SIGKILL at a random moment: every tx whose receipt was returned survives; 
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('upgrade.json: an upgrade already in the past cannot be removed across a restart (§4.4)', async () => {
+  const { mkdirSync, writeFileSync, unlinkSync } = await import('node:fs');
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-compat-'));
+  const cfgDir = join(dataDir, 'chain-configs');
+  mkdirSync(join(cfgDir, 'dev'), { recursive: true });
+  const upgradePath = join(cfgDir, 'dev', 'upgrade.json');
+  writeFileSync(upgradePath, JSON.stringify({ precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: 1607144401, adminAddresses: [DEV_ADDRS[0]] } }] }));
+  try {
+    let { node, rpc } = await devNode({ 'data-dir': dataDir, 'chain-config-dir': cfgDir });
+    await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: DEV_ADDRS[1], value: '0x1' }]);
+    assert.ok(Object.keys(await rpc('eth_getActivePrecompilesAt', [])).includes('txAllowListConfig'));
+    await node.stop();
+    // Same upgrade.json: fine.
+    ({ node, rpc } = await devNode({ 'data-dir': dataDir, 'chain-config-dir': cfgDir }));
+    assert.equal(await rpc('eth_blockNumber'), '0x1');
+    await node.stop();
+    unlinkSync(upgradePath);
+    await assert.rejects(devNode({ 'data-dir': dataDir, 'chain-config-dir': cfgDir }), /mismatching .*PrecompileUpgrade\[0\] in database/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

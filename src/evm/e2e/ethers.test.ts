@@ -12,7 +12,7 @@ let token: Contract;
 
 before(async () => {
   dev = await startDevNode();
-  provider = new JsonRpcProvider(dev.rpcURL, dev.chainId, { staticNetwork: true, pollingInterval: 100 });
+  provider = new JsonRpcProvider(dev.rpcURL, dev.chainId, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
   wallet = new Wallet(KEY0, provider);
   const c = contracts.erc20();
   const factory = new ContractFactory(c.abi, c.bytecode, wallet);

@@ -206,18 +206,16 @@ test('eth_getLogs and filters over HTTP', async () => {
   assert.equal((await call('eth_uninstallFilter', [f])).result, true);
 });
 
-// Known differences of the chain's methods from geth (src/evm/api), kept as todo tests so they
-// show in every run until fixed; src/evm/rpc/params.ts has decoders with these exact texts.
-const CHAIN_TODO = 'chain methods: error texts differ from geth (adopt src/evm/rpc/params.ts)';
+// The chain's methods decode params with src/evm/rpc/params.ts, so their errors are geth's.
 
-test('a revert without data is the plain -32000 error without data', { todo: CHAIN_TODO }, async () => {
+test('a revert without data is the plain -32000 error without data', async () => {
   const c = contracts.reverter();
   const bare = await call('eth_call', [{ to: reverter, data: encodeFunctionData({ abi: c.abi, functionName: 'revertBare' }) }, 'latest']);
   // geth (DoCall): only a non-empty revert becomes a revertError (code 3 with data).
   assert.deepEqual(bare.error, { code: -32000, message: 'execution reverted' });
 });
 
-test('param errors have geth texts', { todo: CHAIN_TODO }, async () => {
+test('param errors have geth texts', async () => {
   const expect = async (method: string, params: unknown[], message: string, code = -32602) =>
     assert.deepEqual((await call(method, params)).error, { code, message }, `${method} ${JSON.stringify(params)}`);
   await expect('eth_chainId', [1], 'too many arguments, want at most 0');
@@ -229,7 +227,7 @@ test('param errors have geth texts', { todo: CHAIN_TODO }, async () => {
   await expect('eth_getLogs', [{ topics: ['0x12'] }], 'invalid argument 0: hex has invalid length 1 after decoding; expected 32 for topic');
 });
 
-test('eth_subscribe param errors have geth texts', { todo: CHAIN_TODO }, async () => {
+test('eth_subscribe param errors have geth texts', async () => {
   const c = await wsClient(dev.wsURL);
   try {
     assert.deepEqual((await c.request('eth_subscribe', ['logs'])).error, { code: -32602, message: 'missing value for required argument 1' });
