@@ -2,7 +2,7 @@
 // Runs every workload against every node, interleaved (for each workload, for each repetition,
 // every node in turn), and writes results/latest.json, results/latest.md and (full runs) the
 // generated part of docs/benchmarks.md. Usage: node run.js [--quick] [--nodes=anvil,hardhat,ganache,powder]
-//   [--no-docs] [--docs]
+//   [--no-docs] [--docs] | node run.js --render (tables again from results/latest.json)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, release, loadavg, tmpdir } from 'node:os';
@@ -334,7 +334,7 @@ async function main() {
   writeResults(info, rows.filter((r) => r.group !== 6), powderRows, nodes, unavailable);
 }
 
-function writeResults(info, compareRows, powderRows, nodes, unavailable) {
+function writeResults(info, compareRows, powderRows, nodes, unavailable, full = !QUICK) {
   const dir = join(BENCH_DIR, 'results');
   mkdirSync(dir, { recursive: true });
   const groups = [
@@ -370,7 +370,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable) {
   writeFileSync(join(dir, 'latest.json'), JSON.stringify({ ...info, rows: [...compareRows, ...powderRows] }, null, 2) + '\n');
   log(`wrote results/latest.md and results/latest.json`);
 
-  const updateDocs = flag('docs') || (!QUICK && !flag('no-docs'));
+  const updateDocs = flag('docs') || (full && !flag('no-docs'));
   const docs = join(ROOT_DIR, 'docs/benchmarks.md');
   if (updateDocs && existsSync(docs)) {
     const text = readFileSync(docs, 'utf8');
@@ -386,7 +386,14 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable) {
   console.log('\n' + table);
 }
 
-main().catch(async (e) => {
+/** --render: rewrite results/latest.md (and the docs table) from results/latest.json, no run. */
+function render() {
+  const { rows: saved, ...info } = JSON.parse(readFileSync(join(BENCH_DIR, 'results/latest.json'), 'utf8'));
+  writeResults(info, saved.filter((r) => r.group !== 6), saved.filter((r) => r.group === 6), info.nodes, info.unavailable, info.config.mode === 'full');
+}
+
+if (flag('render')) render();
+else main().catch(async (e) => {
   console.error(e);
   await stopAll();
   process.exit(1);

@@ -24,7 +24,10 @@ export function summarizeCell(samples = []) {
 function cellText(c, unavailable) {
   if (unavailable) return 'n/a';
   if (!c || c.runs === 0) return '–';
-  if (c.errors) return `**${c.stalled ? 'stalled' : 'error'}** in ${c.errors}/${c.runs}: ${esc(c.firstError).slice(0, 70)}`;
+  if (c.errors) {
+    const others = c.n ? `; the other ${c.n}: ${c.n > 1 ? `${fmt(c.median)} (${fmt(c.min)}–${fmt(c.max)})` : fmt(c.median)}` : '';
+    return `**${c.stalled ? 'stalled' : 'error'}** in ${c.errors}/${c.runs} (${esc(c.firstError).slice(0, 180)})${others}`;
+  }
   return c.n > 1 ? `${fmt(c.median)} (${fmt(c.min)}–${fmt(c.max)})` : fmt(c.median);
 }
 

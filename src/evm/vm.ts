@@ -17,6 +17,7 @@ import { buildMethodTable } from './api/methods.js';
 import { EvmSubscriptions } from './api/filters.js';
 import { desiredMinDelayExcess } from './fees/index.js';
 import { NODE_VERSION } from '../api/info/version.js';
+import { WarpChain, registerWarp } from '../warp/chain.js';
 
 export const SUBNET_EVM_VERSION = 'v0.8.0';
 
@@ -53,6 +54,9 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     desiredMinDelayExcess: vmConfig.minDelayTarget === undefined ? null : desiredMinDelayExcess(vmConfig.minDelayTarget),
   };
   const chain = new Blockchain(ctx.db, rulesView);
+  // Warp (src/warp/chain.ts): predicates, accept hook and warp_* API, found by the builder via warpOf(chain).
+  const warp = new WarpChain({ ctx, rulesAt: (ts) => rulesView.rulesAt(ts), isAccepted: (h) => { const b = chain.blockByHash(h); return !!b && chain.isCanonical(b); } });
+  registerWarp(chain, warp);
   const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.readView(b), vmConfig.feeRecipient);
   await chain.init(
     async (sm) => {
@@ -91,6 +95,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   }
   const subscriptions = new EvmSubscriptions(backend);
   const methods: Map<string, RpcMethod> = buildMethodTable(backend, subscriptions);
+  if (warp.apiEnabled) for (const [k, v] of warp.methods()) methods.set(k, v);
   let handlers: EthRpcHandlers | undefined;
 
   return {

@@ -1,6 +1,7 @@
 // The `warp` namespace on a chain's /rpc (subnet-evm.md §3.2; enabled by `warp-api-enabled`).
 // IDs are CB58 strings; results are 0x hex data.
-import { parseID } from '../ids/ids.js';
+import { EMPTY_ID } from '../ids/ids.js';
+import { cb58Decode } from '../ids/cb58.js';
 import type { WarpBackend } from './backend.js';
 
 export type WarpMethod = (params: unknown[]) => unknown;
@@ -9,32 +10,48 @@ function hex(b: Uint8Array): string {
   return '0x' + Buffer.from(b).toString('hex');
 }
 
-/** ids.ID from JSON: a CB58 string; anything else is an argument error. */
+/** Required positional argument (geth: a missing non-pointer argument is an error). */
+function present(params: unknown[], i: number): unknown {
+  if (!Array.isArray(params) || params.length <= i) throw new ArgumentError(i, `missing value for required argument ${i}`);
+  return params[i];
+}
+
+/** ids.ID from JSON: a CB58 string (JSON null = the empty ID, as Go's decoder leaves it). */
 function idArg(params: unknown[], i: number): string {
-  const v = params[i];
-  if (v === undefined || v === null) throw new ArgumentError(i, `missing value for required argument ${i}`);
+  const v = present(params, i);
+  if (v === null) return EMPTY_ID;
   if (typeof v !== 'string') throw new ArgumentError(i, `invalid argument ${i}: first and last characters should be quotes`);
+  let bytes: Uint8Array;
   try {
-    parseID(v);
+    bytes = cb58Decode(v);
   } catch (e) {
-    throw new ArgumentError(i, `invalid argument ${i}: ${(e as Error).message}`);
+    throw new ArgumentError(i, `invalid argument ${i}: couldn't decode ID to bytes: ${(e as Error).message}`);
   }
+  if (bytes.length !== 32) throw new ArgumentError(i, `invalid argument ${i}: invalid hash length: expected 32 bytes but got ${bytes.length}`);
   return v;
 }
 
+function jsonKind(v: unknown): string {
+  if (typeof v === 'number') return `number ${v}`;
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
+/** uint64 from JSON (null = 0). */
 function quorumArg(params: unknown[], i: number): bigint {
-  const v = params[i];
-  if (v === undefined || v === null) throw new ArgumentError(i, `missing value for required argument ${i}`);
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffffffffffff) {
-    throw new ArgumentError(i, `invalid argument ${i}: json: cannot unmarshal ${typeof v} into Go value of type uint64`);
+  const v = present(params, i);
+  if (v === null) return 0n;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > Number.MAX_SAFE_INTEGER) {
+    throw new ArgumentError(i, `invalid argument ${i}: json: cannot unmarshal ${jsonKind(v)} into Go value of type uint64`);
   }
   return BigInt(v);
 }
 
+/** string from JSON (null = ""). */
 function strArg(params: unknown[], i: number): string {
-  const v = params[i];
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'string') throw new ArgumentError(i, `invalid argument ${i}: json: cannot unmarshal ${typeof v} into Go value of type string`);
+  const v = present(params, i);
+  if (v === null) return '';
+  if (typeof v !== 'string') throw new ArgumentError(i, `invalid argument ${i}: json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
   return v;
 }
 

@@ -82,7 +82,11 @@ export class WarpBackend {
     });
     if (sigs.length === 0) throw new Error('failed to aggregate signatures: this node holds no key of the subnet\'s validators');
     const signature = aggregate(sigs);
-    verifyWarpSignature(unsignedBytes, signers, signature, set, quorumNum);
+    try {
+      verifyWarpSignature(unsignedBytes, signers, signature, set, quorumNum);
+    } catch (e) {
+      throw new Error(`failed to aggregate signatures: ${(e as Error).message}`);
+    }
     return encodeSigned({ unsignedBytes, signers, signature });
   }
 }

@@ -21,6 +21,7 @@ import { DEFAULT_FEE_CONFIG, GasPriceOracle, feeConfigJSON } from '../fees/index
 import { activePrecompilesJSON, activeRulesJSON, chainConfigJSON, type Genesis } from '../config/index.js';
 import type { ChainContext } from '../../vms/types.js';
 import { effectiveTip } from '../txpool/pool.js';
+import { warpOf, warpPrepareTx } from '../../warp/chain.js';
 
 export interface VmConfig {
   ethApis: string[];
@@ -273,6 +274,7 @@ export class EvmBackend {
     } catch (e) {
       throw new RpcError(-32000, (e as Error).message);
     }
+    tx = warpPrepareTx(chain, tx, header.timestamp); // warp predicate gas (src/warp)
     const price = zeroFees ? 0n : feeCap;
     const mgval = gas * price;
     if (acc.balance < mgval) {
@@ -286,6 +288,7 @@ export class EvmBackend {
       vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
       await this.consensus.prepareVM(vm, header, block);
     }
+    warpOf(chain)?.startCall(vm, header.timestamp); // the call's warp predicates for the precompile
     if (opts.trace) opts.trace(vm);
     const execCtx = execBlock(header, common, { baseFee: ctxBaseFee });
     let result: RunTxResult;
@@ -425,7 +428,7 @@ export class EvmBackend {
     this.checkFeeCap(tx);
     let added;
     try {
-      added = await this.pool.add(tx, raw, await this.consensus.poolHead(this.chain.head));
+      added = await this.pool.add(warpPrepareTx(this.chain, tx, this.chain.head.header.timestamp), raw, await this.consensus.poolHead(this.chain.head));
     } catch (e) {
       if (e instanceof TxPoolError || e instanceof Error) throw new RpcError(-32000, e.message);
       throw e;

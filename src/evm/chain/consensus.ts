@@ -196,8 +196,8 @@ export class Consensus {
     return { blockGasCost: cost ?? undefined, extraData: new Uint8Array(), window: null };
   }
 
-  extraData(window: bigint[] | null, timestamp: bigint): Uint8Array {
-    return childExtraData(this.rules, window, timestamp);
+  extraData(window: bigint[] | null, timestamp: bigint, predicateResults?: Uint8Array): Uint8Array {
+    return childExtraData(this.rules, window, timestamp, predicateResults);
   }
 
   invalidTxReason(vm: VM): string | undefined {

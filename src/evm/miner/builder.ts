@@ -12,6 +12,7 @@ import { EMPTY_UNCLE_HASH, ZERO_HASH, hashHeader, type ChainHeader } from '../ch
 import type { Op, StoredReceipt } from '../chain/store.js';
 import type { EvmFork } from '../chain/common.js';
 import type { PoolTx, TxPool } from '../txpool/pool.js';
+import { warpOf } from '../../warp/chain.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 const MIN_TX_GAS = 21000n;
@@ -118,6 +119,7 @@ export class BlockBuilder {
     await sm.checkpoint();
     try {
       await this.consensus.onBlockStart(vm, sm, parent, header, fields.feeConfig);
+      warpOf(chain)?.startBlock(vm, header.timestamp); // warp predicates verified before each tx
       const included: PoolTx[] = [];
       const txs: TypedTransaction[] = [];
       const receipts: StoredReceipt[] = [];
@@ -185,7 +187,7 @@ export class BlockBuilder {
       header.logsBloom = bloom;
       const finish = this.consensus.finishHeader(parent, header, fields.feeConfig, txs, receipts);
       header.blockGasCost = finish.blockGasCost;
-      header.extraData = this.consensus.extraData(fields.window, header.timestamp);
+      header.extraData = this.consensus.extraData(fields.window, header.timestamp, warpOf(chain)?.predicateResults(vm, txs));
       await sm.commit();
       const stateRoot = await sm.getStateRoot();
       this.smRoot = hex(stateRoot);
@@ -201,7 +203,7 @@ export class BlockBuilder {
         senders: included.map((p) => Buffer.from(p.from.slice(2), 'hex')),
         _txs: txs,
       };
-      const ops = [...this.chain.state.nodes.takeBatch(), ...this.chain.blockOps(block, receipts)];
+      const ops = [...this.chain.state.nodes.takeBatch(), ...this.chain.blockOps(block, receipts), ...(warpOf(chain)?.acceptOps(receipts) ?? [])];
       return { block, receipts, ops, stateRoot, included };
     } catch (e) {
       // Abandon the block: state back to the parent's.

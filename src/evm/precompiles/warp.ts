@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { addressWord, bytesTail, concat, fromHex, readBytesArg, readWords, selectorOf, topicOf, uintWord, wordToBigInt } from './abi.js';
 import { WARP_ADDRESS } from './addresses.js';
+import { getVerifiedWarpBlockHash as verifiedWarpBlockHash, getVerifiedWarpMessage as verifiedWarpMessage } from '../../warp/getters.js';
 import { PrecompileError, statefulPrecompile, type PrecompileCall, type PrecompileFunction } from './runtime.js';
 
 export const WARP_GAS = {
@@ -84,14 +85,14 @@ function readIndex(input: Uint8Array): number {
   return Number(v);
 }
 
-// No warp predicates reach the EVM yet: every index is "not present" → zero value, valid = false.
+// The tx's warp predicates (set per EVM by src/warp before each tx) answer the getters; an absent
+// or failed index → zero value, valid = false (base gas only).
 const getVerifiedWarpMessage: PrecompileFunction = {
   selector: WARP_SELECTORS.getVerifiedWarpMessage,
   async run(call, input) {
     call.charge(gas(call).getVerifiedBase);
-    readIndex(input);
     // (tuple(bytes32 sourceChainID, address originSenderAddress, bytes payload) message, bool valid)
-    return concat(uintWord(64n), uintWord(0n), uintWord(0n), uintWord(0n), uintWord(96n), uintWord(0n));
+    return verifiedWarpMessage(call.evm, readIndex(input), call.rules.isGranite, (g) => call.charge(g));
   },
 };
 
@@ -99,9 +100,8 @@ const getVerifiedWarpBlockHash: PrecompileFunction = {
   selector: WARP_SELECTORS.getVerifiedWarpBlockHash,
   async run(call, input) {
     call.charge(gas(call).getVerifiedBase);
-    readIndex(input);
     // (tuple(bytes32 sourceChainID, bytes32 blockHash) warpBlockHash, bool valid)
-    return concat(uintWord(0n), uintWord(0n), uintWord(0n));
+    return verifiedWarpBlockHash(call.evm, readIndex(input), call.rules.isGranite, (g) => call.charge(g));
   },
 };
 
