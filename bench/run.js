@@ -350,7 +350,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
     '',
     `Versions: Anvil ${info.versions.anvil}; Hardhat ${info.versions.hardhat}; Ganache ${info.versions.ganache}; Powder ${info.versions.powder}.`,
     '',
-    `Node command lines (each started directly, stdout/stderr to a log file, default logging and mining): ${Object.entries(info.commands)
+    `Chain id ${info.chainId}. Node command lines (each started directly, stdout/stderr to a log file, default logging and mining; Hardhat's chain id and balances are in bench/hardhat.config.cjs): ${Object.entries(info.commands)
       .filter(([k]) => info.nodes.includes(k) || info.unavailable[k])
       .map(([k, c]) => `${NODE_KINDS[k].label}: \`${c.replace(/  \(cwd.*$/, '')}\``)
       .join('; ')}.`,

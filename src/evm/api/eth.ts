@@ -387,8 +387,9 @@ function timestampArg(p: unknown[], be: EvmBackend): bigint {
   const v = p[0];
   if (v === undefined || v === null) return be.chain.head.header.timestamp;
   if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
-  const t = typeof v === 'string' ? 'string' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 64) return BigInt(v);
+  // Go's encoding/json names the JSON kind, and quotes the literal for a number out of uint64 range.
+  const t = typeof v === 'string' ? 'string' : Array.isArray(v) ? 'array' : typeof v === 'number' ? `number ${v}` : typeof v === 'boolean' ? 'bool' : typeof v;
   throw invalidArg(0, `json: cannot unmarshal ${t} into Go value of type uint64`);
 }
 

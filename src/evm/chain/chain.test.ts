@@ -43,7 +43,7 @@ test('dev chain: chain id, accounts, prefunded balances, Granite genesis', async
   assert.equal(g.number, '0x0');
   assert.equal(g.timestamp, '0x5fcb13d0');
   assert.equal(g.baseFeePerGas, '0x5d21dba00');
-  assert.equal(g.gasLimit, '0x7a1200');
+  assert.equal(g.gasLimit, '0x1c9c380'); // 30,000,000: the dev fee config
   assert.ok(g.timestampMilliseconds && g.minDelayExcess !== undefined, 'Granite genesis fields');
   assert.equal(await rpc('eth_syncing'), false);
   assert.equal(await rpc('net_listening'), true);
@@ -137,7 +137,7 @@ test('fee methods on the dev chain', async () => {
   const tip = BigInt(await rpc('eth_maxPriorityFeePerGas'));
   assert.equal(BigInt(await rpc('eth_gasPrice')), tip + 25_000_000_000n);
   const fc = await rpc('eth_feeConfig', []);
-  assert.equal(fc.feeConfig.gasLimit, 8000000);
+  assert.equal(fc.feeConfig.gasLimit, 30000000);
   assert.equal(fc.lastChangedAt, 0);
   const hist = await rpc('eth_feeHistory', ['0x2', 'latest', [50]]);
   assert.equal(hist.baseFeePerGas.length, 2, 'Subnet-EVM: blockCount base fees, not +1');

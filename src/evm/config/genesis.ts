@@ -209,11 +209,17 @@ export interface DevGenesisOptions {
   initialMinDelayMS?: bigint;
 }
 
+/** The dev chain's fee config (see devGenesis). */
+export const DEV_FEE_CONFIG = { ...DEFAULT_FEE_CONFIG, gasLimit: 30_000_000n, targetGas: 1_000_000_000n };
+
 /**
  * The default dev chain's genesis JSON object:
  * - genesis timestamp 1607144400 (0x5FCB13D0): on a local network id every upgrade through Granite
  *   is active from that time, so the genesis itself already has the Cancun/Granite header fields;
- * - Subnet-EVM's default fee config (8M gas limit, 25 gwei min base fee, 2 s target rate);
+ * - DEV_FEE_CONFIG: Subnet-EVM's defaults (25 gwei min base fee, 2 s target rate, denominator 36)
+ *   but room for test loads: 30M gas blocks (like Hardhat/Anvil) and a 1G-gas target per 10 s
+ *   window, so thousands of test transactions do not drive the base fee up (the default 15M target
+ *   is exceeded by ~70 transfers/s, after which every block raises the base fee);
  * - initialMinDelayMS 1: ACP-226 would otherwise require 2 s between blocks;
  * - Warp enabled at genesis (quorum 67), no allow lists;
  * - `accounts` funded with `balance` each.
@@ -226,7 +232,7 @@ export function devGenesis(opts: DevGenesisOptions): Record<string, unknown> {
   return {
     config: {
       chainId: opts.chainId ?? 43214n,
-      feeConfig: feeConfigJSON(DEFAULT_FEE_CONFIG),
+      feeConfig: feeConfigJSON(DEV_FEE_CONFIG),
       initialMinDelayMS: opts.initialMinDelayMS ?? 1n,
       warpConfig: { blockTimestamp: t, quorumNumerator: 67n, requirePrimaryNetworkSigners: false },
     },
@@ -234,7 +240,7 @@ export function devGenesis(opts: DevGenesisOptions): Record<string, unknown> {
     nonce: '0x0',
     timestamp: '0x' + t.toString(16),
     extraData: '0x',
-    gasLimit: '0x' + DEFAULT_FEE_CONFIG.gasLimit.toString(16),
+    gasLimit: '0x' + DEV_FEE_CONFIG.gasLimit.toString(16),
     difficulty: '0x0',
     mixHash: ZERO_HASH_HEX,
     coinbase: ZERO_ADDRESS,

@@ -39,7 +39,7 @@ test('underpriced: fee cap below the minimum base fee', async () => {
 
 test('exceeds block gas limit, intrinsic gas too low, oversized data, tip above cap', async () => {
   const n = await nonceOf(1);
-  assert.equal(await sendErr(signTx(1, { nonce: n, to: DEV_ADDRS[0], gasLimit: 8_000_001n })), 'exceeds block gas limit: tx gas (8000001) > current max gas (8000000)');
+  assert.equal(await sendErr(signTx(1, { nonce: n, to: DEV_ADDRS[0], gasLimit: 30_000_001n })), 'exceeds block gas limit: tx gas (30000001) > current max gas (30000000)');
   assert.equal(
     await sendErr(signTx(1, { nonce: n, to: DEV_ADDRS[0], gasLimit: 21000n, data: new Uint8Array(10).fill(1) })),
     'intrinsic gas too low: address 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 tx gas (21000), minimum needed 21160',
