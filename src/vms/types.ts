@@ -6,6 +6,7 @@ import type { KVStore } from '../db/database.js';
 import type { Logger } from '../logging/logger.js';
 import type { FieldDecoder, GorillaService } from '../rpc/gorilla.js';
 import type { RouteHandler } from '../server/router.js';
+import type { ValidatorManager } from '../validators/manager.js';
 
 /**
  * The plugin interface version this node implements. A factory may declare the version it was
@@ -63,6 +64,10 @@ export interface NodeServices {
   readonly nodeID: string;
   /** Milliseconds since the epoch; injectable for tests. */
   now(): number;
+  /** Validator sets and this node's BLS keys (warp signing and verification). */
+  readonly validators: ValidatorManager;
+  /** The subnet a chain of this node belongs to (warp: the source chain's validator set). */
+  subnetOf(chainID: string): string | undefined;
 }
 
 export interface ChainVM {

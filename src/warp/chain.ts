@@ -9,7 +9,6 @@
 //   - API: methods() is the `warp` namespace for the chain's /rpc (`warp-api-enabled`).
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import type { ChainContext } from '../vms/types.js';
-import type { ValidatorManager } from '../validators/manager.js';
 import { idToString } from '../ids/ids.js';
 import { RpcError, type RpcMethod } from '../evm/rpc/server.js';
 import { WarpBackend } from './backend.js';
@@ -30,12 +29,6 @@ import {
 /** topic0 of SendWarpMessage(address indexed sender, bytes32 indexed messageID, bytes message). */
 export const SEND_WARP_MESSAGE_TOPIC = '56600c567728a800c0aa927500f831cb451df66a7af570eb4df4dfbf4674887d';
 const WARP_ADDRESS_BYTES = Buffer.from(WARP_ADDRESS.slice(2), 'hex');
-
-/** Node facilities warp needs (the Node implements them; see src/node/node.ts). */
-interface WarpNode {
-  validators: ValidatorManager;
-  subnetOf(chainID: string): string | undefined;
-}
 
 /** The parts of an @ethereumjs VM used here. */
 interface VMLike {
@@ -84,8 +77,7 @@ export class WarpChain {
   private readonly listening = new WeakSet<object>();
 
   constructor(private readonly d: WarpChainDeps) {
-    const node = d.ctx.node as unknown as Partial<WarpNode>;
-    if (!node.validators || typeof node.subnetOf !== 'function') throw new Error('warp: the node provides no validator manager');
+    const node = d.ctx.node;
     const validators = node.validators;
     const subnetOf = node.subnetOf.bind(node);
     this.backend = new WarpBackend({
