@@ -106,6 +106,8 @@ before(async () => {
       { name: 'big', aliases: ['big'], genesis: bigGenesisPath },
       // Genesis at timestamp 0: pre-Durango; no config at all → chain id 43214, default fee config.
       { name: 'old', aliases: ['old'], genesis: { alloc: {}, gasLimit: '0x7A1200', difficulty: '0x0', timestamp: '0x0' } },
+      // SubnetEVM scheduled after a timestamp-0 genesis: the genesis is pre-SubnetEVM.
+      { name: 'presub', aliases: ['presub'], genesis: genesisWith({ chainId: 99994, feeConfig: TESTS_FEE_CONFIG, subnetEVMTimestamp: 1000 }, '0x0') },
       { name: 'apis', aliases: ['apis'], genesis: genesisWith({ chainId: 99997, feeConfig: TESTS_FEE_CONFIG }) },
       { name: 'legacyapis', aliases: ['legacyapis'], genesis: genesisWith({ chainId: 99996, feeConfig: TESTS_FEE_CONFIG }) },
       { name: 'upg', aliases: ['upg'], genesis: genesisWith({ chainId: 99995, feeConfig: TESTS_FEE_CONFIG }) },
@@ -154,6 +156,18 @@ test('eth_feeConfig: values beyond 2^53 are written as exact bare JSON numbers',
 
 test('eth_feeConfig: default fee config when genesis has no config; still lastChangedAt 0 (SubnetEVM at 0)', async () => {
   assert.equal(await rawResult('old', 'eth_feeConfig'), `{"feeConfig":${DEFAULT_FEE_JSON},"lastChangedAt":0}`);
+});
+
+test('eth_feeConfig: before SubnetEVM → the hard-coded default config and no lastChangedAt', async () => {
+  assert.equal(await rawResult('presub', 'eth_feeConfig', ['0x0']), `{"feeConfig":${DEFAULT_FEE_JSON}}`);
+  const cfg = await result('presub', 'eth_getChainConfig');
+  assert.equal(cfg.subnetEVMTimestamp, 1000);
+  assert.equal((await result('presub', 'eth_getActiveRulesAt', [999])).avalancheRules.IsSubnetEVM, false);
+  assert.equal((await result('presub', 'eth_getActiveRulesAt', [1000])).avalancheRules.IsSubnetEVM, true);
+  // The genesis has no base fee and no fee window.
+  const g = await result('presub', 'eth_getBlockByNumber', ['0x0', false]);
+  assert.equal(g.baseFeePerGas, undefined);
+  assert.equal(g.blockGasCost, undefined);
 });
 
 test('eth_feeConfig: block above the last accepted → cannot query unfinalized data', async () => {

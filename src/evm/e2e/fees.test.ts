@@ -5,6 +5,9 @@
 // the reference's pseudo-code, independently of src/evm/fees, and the key ones are literals.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeFunctionData, parseAbi, toFunctionSelector } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startTestNode, type TestNode } from '../../../test/helpers.js';
@@ -13,7 +16,7 @@ const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d
 const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const ADDR1 = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const FEE_MANAGER = '0x0200000000000000000000000000000000000003';
-/** JUMPDEST PUSH1 0 JUMP: burns all the gas it is given, so a tx's gasUsed = its gas limit. */
+/** INVALID (0xfe): consumes all the gas it is given, so a tx's gasUsed = its gas limit. */
 const BURNER = '0x000000000000000000000000000000000000b0b0';
 const G0 = 1607144400; // genesis timestamp (0x5FCB13D0), local-network Durango/Etna/Granite time
 
@@ -23,7 +26,7 @@ const feeJSON = (f: typeof DEFAULT_FEES) => Object.fromEntries(Object.entries(f)
 function genesis(chainId: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     config: { chainId, feeConfig: feeJSON(DEFAULT_FEES), ...extra },
-    alloc: { [EWOQ]: { balance: '0x52B7D2DCC80CD2E4000000' }, [BURNER]: { balance: '0x0', code: '0x5b600056' } },
+    alloc: { [EWOQ]: { balance: '0x52B7D2DCC80CD2E4000000' }, [BURNER]: { balance: '0x0', code: '0xfe' } },
     timestamp: '0x5FCB13D0', gasLimit: '0x7A1200', difficulty: '0x0', extraData: '0x00',
   };
 }
@@ -128,9 +131,26 @@ function checkFees(child: any, parent: any, cfg = DEFAULT_FEES): bigint {
   return want.baseFee;
 }
 
+/** FeeManager enabled by upgrade.json (with an initialFeeConfig) at FM_AT, disabled at FM_AT + 100. */
+const FM_AT = G0 + 1000;
+let cfgDir: string;
+
 before(async () => {
+  cfgDir = mkdtempSync(join(tmpdir(), 'powder-fees-'));
+  mkdirSync(join(cfgDir, 'fmu'));
+  writeFileSync(
+    join(cfgDir, 'fmu', 'upgrade.json'),
+    JSON.stringify({
+      precompileUpgrades: [
+        { feeManagerConfig: { blockTimestamp: FM_AT, adminAddresses: [EWOQ], initialFeeConfig: { ...feeJSON(DEFAULT_FEES), gasLimit: 9_000_000, minBaseFee: 30_000_000_000 } } },
+        { feeManagerConfig: { blockTimestamp: FM_AT + 100, disable: true } },
+      ],
+    }),
+  );
   node = await startTestNode({
+    'chain-config-dir': cfgDir,
     chains: [
+      { name: 'fmu', aliases: ['fmu'], genesis: genesis(99914, { initialMinDelayMS: 1 }) },
       { name: 'fm', aliases: ['fm'], genesis: genesis(99911, { initialMinDelayMS: 1, feeManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ] } }) },
       // Granite chain (block gas cost 0, 1 ms min delay) for base-fee vectors.
       { name: 'bf', aliases: ['bf'], genesis: genesis(99912, { initialMinDelayMS: 1 }) },
@@ -141,6 +161,7 @@ before(async () => {
 });
 after(async () => {
   await node?.stop();
+  rmSync(cfgDir, { recursive: true, force: true });
 });
 
 const feeAbi = parseAbi([
@@ -299,16 +320,35 @@ test('block gas cost: a block whose tips do not cover it is not built; the tx wa
     // Same second as the parent → block gas cost 400,000 (parent 0); one wei short of the tip.
     await result('bgc', 'evm_setNextBlockTimestamp', [t]);
     const h = await result('bgc', 'eth_sendRawTransaction', [await signed('bgc', { to: ADDR1, gas: 21_000n, value: 1n, maxFeePerGas: 1_000_000_000_000n, maxPriorityFeePerGas: 476_190_476_190n })]);
+    // The builder's block-fee check refuses it with the reference's text: ⌊476,190,476,190 × 21,000 / 25e9⌋ = 399,999.
     const mined = await call('bgc', 'evm_mine');
-    // Whatever the control answers, no block may contain the tx at that cost.
-    const r = await result('bgc', 'eth_getTransactionReceipt', [h]);
-    if (r) {
-      const b = await result('bgc', 'eth_getBlockByHash', [r.blockHash, false]);
-      assert.ok(BigInt(b.blockGasCost) * BigInt(b.baseFeePerGas) <= 476_190_476_190n * 21_000n, `tx included in a block whose cost it does not cover: ${JSON.stringify(mined.body)}`);
-    } else {
-      assert.equal(await result('bgc', 'eth_blockNumber'), head.number);
-    }
+    assert.deepEqual(mined.body.error, { code: -32000, message: 'insufficient gas to cover the block cost: expected 400000 but got 399999' });
+    assert.equal(await result('bgc', 'eth_getTransactionReceipt', [h]), null);
+    assert.equal(await result('bgc', 'eth_blockNumber'), head.number);
+    assert.equal((await result('bgc', 'eth_getTransactionByHash', [h])).blockHash, null);
   } finally {
     await result('bgc', 'evm_setAutomine', [true]);
   }
+});
+
+test('FeeManager from upgrade.json: activation stores initialFeeConfig (lastChangedAt = activation block); disabling restores the genesis config', async () => {
+  const genesisFees = `{"feeConfig":${JSON.stringify(feeJSON(DEFAULT_FEES))},"lastChangedAt":0}`;
+  assert.equal(await rawResult('fmu', 'eth_feeConfig'), genesisFees);
+  const before = await emptyBlockAt('fmu', FM_AT - 1);
+  const act = await emptyBlockAt('fmu', FM_AT);
+  const A = BigInt(act.number);
+  assert.equal(act.gasLimit, '0x7a1200'); // the activation block itself runs on its parent's config
+  const initial = '{"gasLimit":9000000,"targetBlockRate":2,"minBaseFee":30000000000,"targetGas":15000000,"baseFeeChangeDenominator":36,"minBlockGasCost":0,"maxBlockGasCost":1000000,"blockGasCostStep":200000}';
+  assert.equal(await rawResult('fmu', 'eth_feeConfig', [act.number]), `{"feeConfig":${initial},"lastChangedAt":${A}}`);
+  assert.equal(await rawResult('fmu', 'eth_feeConfig', [before.number]), genesisFees);
+  const next = await emptyBlockAt('fmu', FM_AT + 2);
+  assert.equal(next.gasLimit, '0x895440'); // 9,000,000
+  assert.equal(next.baseFeePerGas, '0x6fc23ac00'); // 30 gwei floor
+  // Disabled: back to the genesis config, lastChangedAt 0, from the block after the disable.
+  const off = await emptyBlockAt('fmu', FM_AT + 100);
+  assert.equal(off.gasLimit, '0x895440');
+  assert.equal(await rawResult('fmu', 'eth_feeConfig', [off.number]), genesisFees);
+  const later = await emptyBlockAt('fmu', FM_AT + 102);
+  assert.equal(later.gasLimit, '0x7a1200');
+  checkFees(later, off);
 });

@@ -362,3 +362,26 @@ test('upgrade.json: networkUpgradeOverrides move an upgrade later', async () => 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('network upgrades: default schedules per network id (§0, §4.3); Fortuna never by default', async () => {
+  const want: Record<string, number[]> = {
+    // durango, etna, granite, helicon
+    mainnet: [1709740800, 1734368400, 1763568000, 253399622400],
+    fuji: [1707840000, 1732550400, 1761750000, 253399622400],
+    '1337': [1607144400, 1607144400, 1607144400, 253399622400],
+  };
+  for (const [nid, [d, e, g, h]] of Object.entries(want)) {
+    const n = await startTestNode({ 'network-id': nid, chains: [{ name: 'c', aliases: ['c'], genesis: { alloc: {}, gasLimit: '0x7A1200', difficulty: '0x0', timestamp: '0x0' } }] });
+    try {
+      const r = await fetch(`${n.url}/ext/bc/c/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_getChainConfig","params":[]}' });
+      const cfg = ((await r.json()) as any).result;
+      assert.deepEqual(
+        [cfg.subnetEVMTimestamp, cfg.durangoTimestamp, cfg.etnaTimestamp, cfg.fortunaTimestamp, cfg.graniteTimestamp, cfg.heliconTimestamp, cfg.shanghaiTime, cfg.cancunTime],
+        [0, d, e, undefined, g, h, d, e],
+        nid,
+      );
+    } finally {
+      await n.stop();
+    }
+  }
+});
