@@ -3,6 +3,7 @@
 // trie); that package falls back to its own JS build when the binding cannot load, and if the package
 // itself is missing we fall back to @noble/hashes (pulled in by @ethereumjs/*).
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 
 type KeccakFactory = (alg: 'keccak256') => { update(b: Buffer): { digest(): Buffer } };
 
@@ -14,13 +15,47 @@ function loadNative(): KeccakFactory | undefined {
   }
 }
 
-const native = loadNative();
-const noble = native
+interface KeccakState {
+  initialize(rate: number, capacity: number): void;
+  absorb(b: Buffer): void;
+  squeeze(n: number): Buffer;
+}
+
+/**
+ * The `keccak` package's native sponge without its stream wrapper: `keccak('keccak256')` builds a
+ * readable-stream Transform per hash, which costs more than hashing a trie node. One state is
+ * reused (hashing is synchronous, so it is never shared by two hashes at once).
+ */
+function loadSponge(): KeccakState | undefined {
+  try {
+    const req = createRequire(import.meta.url);
+    const fromKeccak = createRequire(req.resolve('keccak/package.json'));
+    const State = fromKeccak('node-gyp-build')(dirname(req.resolve('keccak/package.json'))) as new () => KeccakState;
+    const st = new State();
+    st.initialize(1088, 512);
+    // Self-check against the empty-input digest before trusting it.
+    const empty = st.squeeze(32).toString('hex');
+    st.initialize(1088, 512);
+    return empty === 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470' ? st : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sponge = loadSponge();
+const native = sponge ? undefined : loadNative();
+const noble = native || sponge
   ? undefined
   : ((await import('@noble/hashes/sha3.js')) as { keccak_256: (b: Uint8Array) => Uint8Array }).keccak_256;
 
 /** keccak-256 of `bytes` (32 bytes). */
 export function keccak256(bytes: Uint8Array): Uint8Array {
+  if (sponge) {
+    sponge.absorb(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const out = sponge.squeeze(32);
+    sponge.initialize(1088, 512);
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  }
   if (native) {
     const b = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const out = native('keccak256').update(b).digest();

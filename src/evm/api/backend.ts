@@ -10,10 +10,10 @@ import type { Consensus } from '../chain/consensus.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '../chain/exec.js';
 import type { ChainHeader } from '../chain/header.js';
 import type { Miner } from '../miner/miner.js';
-import { TxPoolError, type TxPool } from '../txpool/pool.js';
+import { PoolHeadMovedError, TxPoolError, type TxPool } from '../txpool/pool.js';
 import { RpcError } from '../rpc/server.js';
 import { address as parseAddress, invalidArg, quantity, type BlockSpec } from './args.js';
-import { arg, checkDataInput, checkOverride, decodeTransactionArgs, missingArgument, optStateOverrideArg } from '../rpc/params.js';
+import { checkDataInput, checkOverride, optStateOverrideArg, transactionArgsArg, type TransactionArgs } from '../rpc/params.js';
 import { gethEvmError, revertError } from './errors.js';
 import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
 import { isProtected, type BlockBuilder } from '../miner/builder.js';
@@ -38,27 +38,16 @@ export interface VmConfig {
   feeRecipient?: string;
 }
 
-export interface CallArgs {
-  from?: string;
-  to?: string;
-  gas?: bigint;
-  gasPrice?: bigint;
-  maxFeePerGas?: bigint;
-  maxPriorityFeePerGas?: bigint;
-  value?: bigint;
-  nonce?: bigint;
-  data?: Uint8Array;
-  accessList?: { address: string; storageKeys: string[] }[];
+/** ethapi.TransactionArgs with lower-case addresses; `data` is the call data (`input` ?? `data`). */
+export interface CallArgs extends Omit<TransactionArgs, 'input' | 'maxFeePerBlobGas' | 'blobVersionedHashes'> {
   type?: bigint;
-  chainId?: bigint;
   /** As sent, for geth's data/input consistency check on the send paths. */
   rawData?: Uint8Array;
   rawInput?: Uint8Array;
 }
 
 export function parseCallArgs(v: unknown, i: number): CallArgs {
-  if (v === undefined) throw missingArgument(i);
-  const t = arg(i, () => decodeTransactionArgs(v));
+  const t = transactionArgsArg(v, i);
   return {
     from: t.from?.toLowerCase(),
     to: t.to?.toLowerCase(),
@@ -325,9 +314,43 @@ export class EvmBackend {
     return { sm, vm };
   }
 
+  /**
+   * Idle call sessions (state view + VM, each run reverted) per block state: creating a VM and a
+   * trie view costs more than a typical eth_call, so plain calls reuse them. A session serves
+   * one call at a time; at most a few states and a few sessions per state are kept.
+   */
+  private readonly idleSessions = new Map<string, CallSession[]>();
+
+  private async withCallSession<T>(block: Block, fn: (s: CallSession) => Promise<T>): Promise<T> {
+    const key = block.hashHex + hex(this.chain.stateRootOf(block));
+    const session = this.idleSessions.get(key)?.pop() ?? (await this.callSession(block));
+    let reusable = false;
+    try {
+      const r = await fn(session);
+      reusable = true;
+      return r;
+    } catch (e) {
+      // Errors of the call itself leave the session reverted; anything else discards it.
+      reusable = e instanceof RpcError;
+      throw e;
+    } finally {
+      if (reusable) {
+        let list = this.idleSessions.get(key);
+        if (!list) {
+          if (this.idleSessions.size >= 4) this.idleSessions.delete(this.idleSessions.keys().next().value!);
+          this.idleSessions.set(key, (list = []));
+        }
+        if (list.length < 8) list.push(session);
+      }
+    }
+  }
+
   /** eth_call result: return data, or the revert / EVM error. */
   async ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): Promise<string> {
-    const out = await this.call(args, block, { overrides, blockOverrides });
+    const plain = (!overrides || overrides.size === 0) && !blockOverrides;
+    const out = plain
+      ? await this.withCallSession(block, (session) => this.call(args, block, { session }))
+      : await this.call(args, block, { overrides, blockOverrides });
     if (out.reverted) throw revertError(out.returnValue);
     if (out.error) throw new RpcError(-32000, out.error);
     return hex(out.returnValue);
@@ -427,11 +450,19 @@ export class EvmBackend {
   async submit(tx: TypedTransaction, raw: Uint8Array): Promise<string> {
     this.checkFeeCap(tx);
     let added;
-    try {
-      added = await this.pool.add(warpPrepareTx(this.chain, tx, this.chain.head.header.timestamp), raw, await this.consensus.poolHead(this.chain.head));
-    } catch (e) {
-      if (e instanceof TxPoolError || e instanceof Error) throw new RpcError(-32000, e.message);
-      throw e;
+    for (let attempt = 0; ; attempt++) {
+      const head = this.chain.head;
+      try {
+        const poolHead = await this.consensus.poolHead(head);
+        // A block accepted meanwhile makes the nonce read stale: validate again on the new head.
+        if (attempt < 20) poolHead.superseded = () => this.chain.head !== head;
+        added = await this.pool.add(warpPrepareTx(this.chain, tx, head.header.timestamp), raw, poolHead);
+        break;
+      } catch (e) {
+        if (e instanceof PoolHeadMovedError) continue;
+        if (e instanceof TxPoolError || e instanceof Error) throw new RpcError(-32000, e.message);
+        throw e;
+      }
     }
     if (this.miner.automine) {
       // Answer once the tx's block is durable (its receipt is then available); a tx that cannot

@@ -24,6 +24,7 @@ import {
 } from './args.js';
 import { EvmBackend, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
 import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
+import { revertMessage } from '../tracers/errors.js';
 
 export type MethodTable = Map<string, RpcMethod>;
 
@@ -252,11 +253,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const b = be.resolveForState(blockSpec(p, 1));
     const out = await be.call(args, b, { overrides: parseStateOverrides(p[2], 2) });
     let err = out.error ?? '';
-    if (out.reverted) {
-      const { revertReason } = await import('./errors.js');
-      const r = revertReason(out.returnValue);
-      err = r !== undefined ? `execution reverted: ${r}` : 'execution reverted';
-    }
+    if (out.reverted) err = revertMessage(out.returnValue);
     return { gas: Number(out.gasUsed), errCode: out.reverted ? 3 : 0, err, returnData: hexD(out.returnValue) };
   });
 

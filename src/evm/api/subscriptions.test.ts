@@ -1,18 +1,10 @@
 // eth_subscribe over /ws: newHeads, logs, newPendingTransactions, newAcceptedTransactions.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { devNode, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
-import type { TestNode } from '../../../test/helpers.js';
+import { useDevNode, rpcError, DEV_ADDRS } from '../chain/testkit.js';
 
-let node: TestNode;
-let rpc: Rpc;
-before(async () => {
-  ({ node, rpc } = await devNode());
-});
-after(async () => {
-  await node.stop();
-});
+const { rpc, node } = useDevNode();
 
 function wsClient(url: string) {
   const ws = new WebSocket(url);
@@ -39,7 +31,7 @@ function wsClient(url: string) {
 }
 
 test('subscriptions deliver accepted heads, logs and txs', async () => {
-  const c = wsClient(node.url.replace('http', 'ws') + '/ext/bc/dev/ws');
+  const c = wsClient(node().url.replace('http', 'ws') + '/ext/bc/dev/ws');
   try {
     const heads = (await c.call('eth_subscribe', ['newHeads'])).result;
     const logs = (await c.call('eth_subscribe', ['logs', {}])).result;

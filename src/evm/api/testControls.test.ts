@@ -1,20 +1,12 @@
 // Test controls (evm_*, anvil_*, hardhat_*), and a chain config that turns them off.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devNode, rpcError, signTx, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
-import type { TestNode } from '../../../test/helpers.js';
+import { devNode, useDevNode, rpcError, signTx, DEV_ADDRS } from '../chain/testkit.js';
 
-let node: TestNode;
-let rpc: Rpc;
-before(async () => {
-  ({ node, rpc } = await devNode());
-});
-after(async () => {
-  await node.stop();
-});
+const { rpc } = useDevNode();
 
 const OTHER = '0x1234567890123456789012345678901234567890';
 

@@ -138,16 +138,18 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     return true;
   });
 
-  const setBalance = async (p: unknown[]) => {
+  /** `<prefix>_setBalance` / `<prefix>_setNonce`: (address, quantity) → the account's field. */
+  const setAccountField = (field: 'balance' | 'nonce') => async (p: unknown[]) => {
     const a = createAddressFromString(address(required(p, 0), 0));
-    const bal = quantity(required(p, 1), 1);
+    const value = quantity(required(p, 1), 1);
     await editState(async (sm) => {
       const acc = (await sm.getAccount(a)) ?? new Account();
-      acc.balance = bal;
+      acc[field] = value;
       await sm.putAccount(a, acc);
     });
     return true;
   };
+  const setBalance = setAccountField('balance');
   const setCode = async (p: unknown[]) => {
     const a = createAddressFromString(address(required(p, 0), 0));
     const code = bytes(required(p, 1), 1);
@@ -157,16 +159,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     });
     return true;
   };
-  const setNonce = async (p: unknown[]) => {
-    const a = createAddressFromString(address(required(p, 0), 0));
-    const nonce = quantity(required(p, 1), 1);
-    await editState(async (sm) => {
-      const acc = (await sm.getAccount(a)) ?? new Account();
-      acc.nonce = nonce;
-      await sm.putAccount(a, acc);
-    });
-    return true;
-  };
+  const setNonce = setAccountField('nonce');
   const setStorageAt = async (p: unknown[]) => {
     const a = createAddressFromString(address(required(p, 0), 0));
     const key = slotKey(required(p, 1), 1);

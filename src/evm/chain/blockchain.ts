@@ -12,7 +12,7 @@ import { ChainStore, type Op, type StoredReceipt } from './store.js';
 import { EMPTY_ROOT, EMPTY_UNCLE_HASH, decodeHeader, encodeHeader, hashHeader, type ChainHeader } from './header.js';
 import type { ChainRulesView } from './consensus.js';
 import { withSender } from './exec.js';
-import { keccak256 } from '../crypto.js';
+import { orderedTrieRootSync } from './orderedTrie.js';
 
 export interface Block {
   hash: Uint8Array;
@@ -212,10 +212,7 @@ export class Blockchain {
 
 /** Root of the trie {rlp(i) → item}, as for transactions and receipts. */
 export async function orderedTrieRoot(items: Uint8Array[]): Promise<Uint8Array> {
-  if (items.length === 0) return EMPTY_ROOT;
-  const trie = new MerklePatriciaTrie({ useKeyHashingFunction: keccak256 });
-  for (let i = 0; i < items.length; i++) await trie.put(RLP.encode(i), items[i]);
-  return trie.root();
+  return orderedTrieRootSync(items);
 }
 
 export { EMPTY_UNCLE_HASH };

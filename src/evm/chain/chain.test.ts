@@ -1,10 +1,9 @@
 // The dev chain through real HTTP: genesis, accounts, mining, receipts, fees to the coinbase,
 // block tags, and bad params.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { devNode, signTx, rpcError, DEV_ADDRS, BLACKHOLE, type Rpc } from './testkit.js';
+import { useDevNode, signTx, rpcError, DEV_ADDRS, BLACKHOLE } from './testkit.js';
 import { devAccounts } from './devAccounts.js';
-import type { TestNode } from '../../../test/helpers.js';
 import { createTx } from '@ethereumjs/tx';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 
@@ -14,14 +13,7 @@ function otherChainTx(): string {
   return '0x' + Buffer.from(tx.sign(Buffer.from('ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80', 'hex')).serialize()).toString('hex');
 }
 
-let node: TestNode;
-let rpc: Rpc;
-before(async () => {
-  ({ node, rpc } = await devNode());
-});
-after(async () => {
-  await node.stop();
-});
+const { rpc } = useDevNode();
 
 test('dev accounts: BIP-44 derivation of the test mnemonic and the ewoq key', () => {
   const accts = devAccounts();

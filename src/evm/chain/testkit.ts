@@ -1,5 +1,6 @@
 // Test helpers for the chain's tests: a node with the dev chain, JSON-RPC over real HTTP, and
 // transactions signed with the dev keys.
+import { after, before } from 'node:test';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { startTestNode, type TestNode } from '../../../test/helpers.js';
@@ -43,6 +44,28 @@ export function rpcClient(url: string): Rpc {
 export async function devNode(options: Record<string, unknown> = {}): Promise<{ node: TestNode; rpc: Rpc }> {
   const node = await startTestNode(options);
   return { node, rpc: rpcClient(node.url + '/ext/bc/dev/rpc') };
+}
+
+/**
+ * A dev-chain node for one test file: started in a `before` hook, stopped in an `after` hook.
+ * `rpc` may be called from the tests (it forwards to the node's client); `node()` is the node.
+ */
+export function useDevNode(options: Record<string, unknown> = {}): { rpc: Rpc; node: () => TestNode } {
+  let dev: { node: TestNode; rpc: Rpc } | undefined;
+  const started = () => {
+    if (!dev) throw new Error('useDevNode: the node is started in a before() hook');
+    return dev;
+  };
+  before(async () => {
+    dev = await devNode(options);
+  });
+  after(async () => {
+    await dev?.node.stop();
+  });
+  const rpc = ((method: string, params?: unknown[]) => started().rpc(method, params)) as Rpc;
+  rpc.raw = (method, params) => started().rpc.raw(method, params);
+  Object.defineProperty(rpc, 'url', { get: () => started().rpc.url });
+  return { rpc, node: () => started().node };
 }
 
 const common = createCustomCommon({ chainId: CHAIN_ID.toString() }, Mainnet, { hardfork: 'cancun' });

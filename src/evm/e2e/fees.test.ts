@@ -131,6 +131,23 @@ function checkFees(child: any, parent: any, cfg = DEFAULT_FEES): bigint {
   return want.baseFee;
 }
 
+// The formulas above reproduce the reference's worked examples (§7.11 A–D), so they are checked
+// against fixed numbers and not only against the node.
+test('the test\'s fee formulas give the reference\'s worked-example numbers (§7.11)', () => {
+  const parent = (p: Partial<ParentView>): ParentView => ({ number: 5n, time: 1000n, baseFee: 25_000_000_000n, gasUsed: 0n, window: Array(10).fill(0n), blockGasCost: 0n, ...p });
+  // A: idle chain, child 2 s after a 21,000-gas parent.
+  assert.deepEqual(expectedBaseFee(DEFAULT_FEES, parent({ gasUsed: 21_000n }), 1002n), { baseFee: 25_000_000_000n, window: [0n, 0n, 0n, 0n, 0n, 0n, 0n, 21_000n, 0n, 0n] });
+  // B: busy chain, child 1 s later.
+  const busy = parent({ gasUsed: 8_000_000n, window: [0n, 0n, 0n, 0n, 0n, 0n, 0n, 8_000_000n, 7_000_000n, 7_000_000n] });
+  assert.deepEqual(expectedBaseFee(DEFAULT_FEES, busy, 1001n), { baseFee: 25_694_444_444n, window: [0n, 0n, 0n, 0n, 0n, 0n, 8_000_000n, 7_000_000n, 15_000_000n, 0n] });
+  // C: decay after 35 s (k = 3) and after 12 s (k = 1).
+  assert.equal(expectedBaseFee(DEFAULT_FEES, parent({ baseFee: 50_000_000_000n }), 1035n).baseFee, 45_833_333_336n);
+  assert.equal(expectedBaseFee(DEFAULT_FEES, parent({ baseFee: 50_000_000_000n }), 1012n).baseFee, 48_611_111_112n);
+  // D: block gas cost by parent cost and elapsed seconds.
+  const cost = (parentCost: bigint, elapsed: bigint) => expectedBlockGasCost(DEFAULT_FEES, parent({ blockGasCost: parentCost }), 1000n + elapsed);
+  assert.deepEqual([cost(0n, 0n), cost(0n, 1n), cost(0n, 2n), cost(0n, 3n), cost(1_000_000n, 0n), cost(600_000n, 4n)], [400_000n, 200_000n, 0n, 0n, 1_000_000n, 200_000n]);
+});
+
 /** FeeManager enabled by upgrade.json (with an initialFeeConfig) at FM_AT, disabled at FM_AT + 100. */
 const FM_AT = G0 + 1000;
 let cfgDir: string;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+import { wsClient } from '../../../test/wsClient.js';
 import { createWalletClient, createPublicClient, http, encodeFunctionData, decodeEventLog, type Address, type Hex } from 'viem';
 import type { WalletClient, PublicClient, Transport, Chain, Account } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -110,37 +110,6 @@ test('eth_call reverts: code 3, reason in the message, revert data', async () =>
   assert.equal(panic.error.code, 3);
   assert.equal(panic.error.message, 'execution reverted: division or modulo by zero');
 });
-
-/** A `ws` client collecting messages. */
-async function wsClient(url: string) {
-  const ws = new WebSocket(url);
-  const inbox: any[] = [];
-  const waiters: (() => void)[] = [];
-  ws.on('message', (d) => {
-    inbox.push(JSON.parse(d.toString()));
-    waiters.splice(0).forEach((w) => w());
-  });
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  let nextID = 1;
-  /** The next message matching `pred` (others stay queued). */
-  const next = async (pred: (m: any) => boolean = () => true): Promise<any> => {
-    for (;;) {
-      const i = inbox.findIndex(pred);
-      if (i >= 0) return inbox.splice(i, 1)[0];
-      await new Promise<void>((r) => waiters.push(r));
-    }
-  };
-  const request = async (method: string, params: unknown[] = []) => {
-    const id = nextID++;
-    ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    return next((m) => m.id === id);
-  };
-  const notification = (sub: string) => next((m) => m.method === 'eth_subscription' && m.params.subscription === sub);
-  return { ws, request, notification, close: () => ws.close() };
-}
 
 test('WebSocket subscriptions: newHeads, logs, newPendingTransactions, newAcceptedTransactions', async () => {
   const c = await wsClient(dev.wsURL);

@@ -52,15 +52,8 @@ function bitLen(v: bigint): number {
 
 /** Go's FeeConfig.Verify. Throws an Error with the real node's text (unprefixed). */
 export function verifyFeeConfig(fc: PartialFeeConfig): asserts fc is FeeConfig {
-  const nils: (keyof FeeConfig)[] = [
-    'gasLimit',
-    'minBaseFee',
-    'targetGas',
-    'baseFeeChangeDenominator',
-    'minBlockGasCost',
-    'maxBlockGasCost',
-    'blockGasCostStep',
-  ];
+  // Every *big.Int field, in field order; targetBlockRate is a uint64 in Go (never nil).
+  const nils = FEE_CONFIG_KEYS.filter((k) => k !== 'targetBlockRate');
   for (const k of nils) if (fc[k] === undefined) throw new Error(`${k} cannot be nil`);
   const c = fc as FeeConfig;
   const rate = c.targetBlockRate ?? 0n;

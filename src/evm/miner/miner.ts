@@ -31,6 +31,9 @@ export class Miner {
   private intervalMs = 0;
   private timer?: NodeJS.Timeout;
   private scheduled = false;
+  private draining = false;
+  /** Count of txAdded calls, to tell whether txs arrived during a block build. */
+  private arrivals = 0;
   private closed = false;
   private readonly listeners: ((m: MinedBlock) => void)[] = [];
   /** Resolvers waiting for the block that includes a tx hash (automine answers). */
@@ -76,7 +79,9 @@ export class Miner {
   /** A tx entered the pool. In automine mode, build soon (coalescing concurrent arrivals). */
   txAdded(): void {
     if (!this.automine || this.closed) return;
-    if (this.scheduled) return;
+    this.arrivals++;
+    // A running drain picks the tx up in its next block.
+    if (this.draining || this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -93,15 +98,25 @@ export class Miner {
     });
   }
 
+  /**
+   * One drain at a time: it builds blocks while executable txs remain, so txs arriving during a
+   * block's build and write go together into the next block. Concurrent drains would release
+   * each other's waiters before their blocks exist.
+   */
   private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
     try {
       while (this.automine && !this.closed && this.pool.hasExecutable()) {
+        const seen = this.arrivals;
         const m = await this.mine({ allowEmpty: false });
-        if (!m) break;
+        // Nothing includable, and nothing new arrived while trying: the rest is stuck for now.
+        if (!m && this.arrivals === seen) break;
       }
     } catch (e) {
       this.log.warn('automine failed', { error: (e as Error).message });
     } finally {
+      this.draining = false;
       this.releaseStranded();
     }
   }

@@ -5,7 +5,7 @@
 // `too many arguments, want at most N`.
 //
 // Usage in a method:  (params) => { checkArgs(params, 2); const a = address(params[0], 0); ... }
-import { RpcError } from './server.js';
+import { RpcError, goKind } from './server.js';
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -46,21 +46,8 @@ export function arg<T>(i: number, decode: () => T): T {
   }
 }
 
-/** Go's name for the kind of a JSON value in unmarshal errors. */
-export function jsonKind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  switch (typeof v) {
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'bool';
-    default:
-      return 'object';
-  }
-}
+/** Go's name for the kind of a JSON value in unmarshal errors (the server's goKind). */
+export const jsonKind = goKind;
 
 const absent = (v: unknown) => v === undefined || v === null;
 

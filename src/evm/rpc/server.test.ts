@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import WebSocket from 'ws';
+import { wsClient as openWsClient } from '../../../test/wsClient.js';
 import { createEthRpcHandlers, RpcError, subscriptionNotFound, toJSON, type EthRpcHandlers, type RpcMethod } from './server.js';
 import type { Logger } from '../../logging/logger.js';
 
@@ -252,26 +252,7 @@ test('eth_subscribe over HTTP: notifications not supported; unsubscribe: not fou
   assert.deepEqual((await call({ jsonrpc: '2.0', id: 1, method: 'eth_unsubscribe', params: ['0x1'] })).error, { code: -32000, message: 'subscription not found' });
 });
 
-/** A WebSocket client that collects messages. */
-async function wsClient() {
-  const ws = new WebSocket(wsURL);
-  const inbox: any[] = [];
-  const waiters: (() => void)[] = [];
-  ws.on('message', (d) => {
-    inbox.push(JSON.parse(d.toString()));
-    waiters.splice(0).forEach((w) => w());
-  });
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  const next = async (): Promise<any> => {
-    while (inbox.length === 0) await new Promise<void>((r) => waiters.push(r));
-    return inbox.shift();
-  };
-  const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
-  return { ws, next, closed, send: (v: unknown) => ws.send(typeof v === 'string' ? v : JSON.stringify(v)) };
-}
+const wsClient = () => openWsClient(wsURL);
 
 test('WebSocket: calls, batches, subscribe → id then notifications, unsubscribe', async () => {
   const c = await wsClient();

@@ -8,9 +8,12 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { ValueEncoding } from '@ethereumjs/util';
 import type { KVStore } from '../../db/database.js';
 import { OverlayDB, TrieNodeDB } from './trieDB.js';
+import { FlatCache, FlatStateManager } from './flat.js';
 
 export class StateStore {
   readonly nodes: TrieNodeDB;
+  /** Account and storage reads by trie root, shared by the live state and the views. */
+  readonly flat = new FlatCache();
   constructor(store: KVStore) {
     this.nodes = new TrieNodeDB(store);
   }
@@ -25,11 +28,14 @@ export class StateStore {
       cacheSize: 50_000,
       root,
     });
-    return new MerkleStateManager({
-      common,
-      trie,
-      caches: new Caches({ account: { size: 100_000 }, storage: { size: 100_000 }, code: { size: 5_000 } }),
-    });
+    return new FlatStateManager(
+      {
+        common,
+        trie,
+        caches: new Caches({ account: { size: 100_000 }, storage: { size: 100_000 }, code: { size: 5_000 } }),
+      },
+      this.flat,
+    );
   }
 
   /** A disposable state manager at `root` (writes never reach the database). */
@@ -41,7 +47,7 @@ export class StateStore {
       common,
       root,
     });
-    return new MerkleStateManager({ common, trie, caches: new Caches({ account: { size: 1000 }, storage: { size: 1000 }, code: { size: 100 } }) });
+    return new FlatStateManager({ common, trie, caches: new Caches({ account: { size: 1000 }, storage: { size: 1000 }, code: { size: 100 } }) }, this.flat);
   }
 
   hasRoot(root: Uint8Array): boolean {

@@ -1,5 +1,5 @@
 // geth's callTracer (eth/tracers/native/call.go): the tree of calls a transaction made.
-import type { EVMResult, InterpreterStep, Message, TracedEVM, Tracer } from './types.js';
+import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from './types.js';
 import { gethErrorText, unpackRevert } from './errors.js';
 
 export interface CallTracerConfig {
@@ -41,7 +41,7 @@ export class CallTracer implements Tracer {
   private readonly lastOp: { name: string; code: number }[] = [];
   private gasLimit: bigint | undefined;
   private gasUsed: bigint | undefined;
-  private evm: TracedEVM | undefined;
+  private unlisten: (() => void) | undefined;
 
   constructor(private readonly cfg: CallTracerConfig) {}
 
@@ -118,17 +118,12 @@ export class CallTracer implements Tracer {
   };
 
   attach(evm: TracedEVM): void {
-    this.evm = evm;
-    evm.events?.on('step', this.onStep);
-    evm.events?.on('beforeMessage', this.onBefore);
-    evm.events?.on('afterMessage', this.onAfter);
+    this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
   }
 
   detach(): void {
-    this.evm?.events?.off('step', this.onStep);
-    this.evm?.events?.off('beforeMessage', this.onBefore);
-    this.evm?.events?.off('afterMessage', this.onAfter);
-    this.evm = undefined;
+    this.unlisten?.();
+    this.unlisten = undefined;
   }
 
   txStart(gasLimit: bigint): void {

@@ -1,5 +1,5 @@
-// geth's texts for EVM failures and revert data, shared by the tracers and the chain's
-// eth_call / eth_estimateGas error messages.
+// geth's texts for EVM failures and revert data: the one home, shared by the tracers and the
+// chain's eth_call / eth_estimateGas / eth_callDetailed errors (src/evm/api/errors.ts).
 import type { EVMError } from '@ethereumjs/evm';
 
 const GETH_ERRORS: Record<string, string> = {
@@ -40,7 +40,7 @@ const PANIC_REASONS: Record<number, string> = {
   0x21: 'enum overflow',
   0x22: 'invalid encoded storage byte array accessed',
   0x31: 'out-of-bounds array access; popping on an empty array',
-  0x32: 'out-of-bounds access of an array or bytesslice',
+  0x32: 'out-of-bounds access of an array or bytesN', // geth accounts/abi panicReasons
   0x41: 'out of memory',
   0x51: 'uninitialized function',
 };

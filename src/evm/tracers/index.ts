@@ -6,10 +6,10 @@
 //   ... run the transaction ...
 //   tracer.txEnd(receipt.gasUsed); tracer.detach();
 //   return tracer.result();
-import { RpcError } from '../rpc/server.js';
+import { RpcError, goKind as kind } from '../rpc/server.js';
 import { CallTracer } from './callTracer.js';
 import { StructLogger } from './structLogger.js';
-import type { EVMResult, Message, TracedEVM, Tracer } from './types.js';
+import { listen, type Message, type TracedEVM, type Tracer } from './types.js';
 
 export type { Tracer, TracedEVM } from './types.js';
 export { gethErrorText, unpackRevert, revertMessage } from './errors.js';
@@ -55,10 +55,6 @@ function field(o: Record<string, unknown>, name: string): unknown {
   return v;
 }
 
-function kind(v: unknown): string {
-  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
-}
-
 function flag(o: Record<string, unknown>, name: string, struct: string): boolean {
   const v = field(o, name);
   if (v === undefined || v === null) return false;
@@ -88,7 +84,7 @@ class NoopTracer implements Tracer {
 /** 4byteTracer: `{"0x<selector>-<calldata size - 4>": count}` for every call with ≥ 4 bytes of input. */
 class FourByteTracer implements Tracer {
   private readonly ids = new Map<string, number>();
-  private evm: TracedEVM | undefined;
+  private unlisten: (() => void) | undefined;
   private readonly onBefore = (m: Message) => {
     if (!m.to || m.data.length < 4) return;
     // precompiles are skipped by geth; their addresses are tiny
@@ -97,15 +93,12 @@ class FourByteTracer implements Tracer {
     const key = '0x' + Buffer.from(m.data.subarray(0, 4)).toString('hex') + '-' + (m.data.length - 4);
     this.ids.set(key, (this.ids.get(key) ?? 0) + 1);
   };
-  private readonly onAfter = (_r: EVMResult) => {};
   attach(evm: TracedEVM): void {
-    this.evm = evm;
-    evm.events?.on('beforeMessage', this.onBefore);
-    evm.events?.on('afterMessage', this.onAfter);
+    this.unlisten = listen(evm, { beforeMessage: this.onBefore });
   }
   detach(): void {
-    this.evm?.events?.off('beforeMessage', this.onBefore);
-    this.evm?.events?.off('afterMessage', this.onAfter);
+    this.unlisten?.();
+    this.unlisten = undefined;
   }
   txStart(): void {}
   txEnd(): void {}

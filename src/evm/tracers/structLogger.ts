@@ -1,5 +1,5 @@
 // geth's default tracer (eth/tracers/logger.StructLogger): one entry per executed opcode.
-import type { EVMResult, InterpreterStep, Message, TracedEVM, Tracer } from './types.js';
+import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from './types.js';
 import { gethErrorText } from './errors.js';
 import { gethOpName } from './opnames.js';
 
@@ -41,7 +41,7 @@ export class StructLogger implements Tracer {
   private error: string | undefined;
   private usedGas: bigint | undefined;
   private execGasUsed = 0n;
-  private evm: TracedEVM | undefined;
+  private unlisten: (() => void) | undefined;
 
   constructor(private readonly cfg: StructLoggerConfig) {}
 
@@ -106,17 +106,12 @@ export class StructLogger implements Tracer {
   };
 
   attach(evm: TracedEVM): void {
-    this.evm = evm;
-    evm.events?.on('step', this.onStep);
-    evm.events?.on('beforeMessage', this.onBefore);
-    evm.events?.on('afterMessage', this.onAfter);
+    this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
   }
 
   detach(): void {
-    this.evm?.events?.off('step', this.onStep);
-    this.evm?.events?.off('beforeMessage', this.onBefore);
-    this.evm?.events?.off('afterMessage', this.onAfter);
-    this.evm = undefined;
+    this.unlisten?.();
+    this.unlisten = undefined;
   }
 
   txStart(): void {}

@@ -23,4 +23,20 @@ export interface Tracer {
   result(): unknown;
 }
 
+export interface TracerHandlers {
+  step?: (data: InterpreterStep) => void;
+  beforeMessage?: (data: Message) => void;
+  afterMessage?: (data: EVMResult) => void;
+}
+
+/** Subscribes a tracer's handlers to the EVM's events; returns the function that unsubscribes them. */
+export function listen(evm: TracedEVM, h: TracerHandlers): () => void {
+  if (h.step) evm.events?.on('step', h.step);
+  if (h.beforeMessage) evm.events?.on('beforeMessage', h.beforeMessage);
+  if (h.afterMessage) evm.events?.on('afterMessage', h.afterMessage);
+  return () => {
+    for (const [event, fn] of Object.entries(h)) if (fn) evm.events?.off(event, fn);
+  };
+}
+
 export type { EVMResult, InterpreterStep, Message };

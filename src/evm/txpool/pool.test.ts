@@ -1,18 +1,10 @@
 // Bad transactions through eth_sendRawTransaction get the real node's errors; nonce gaps queue;
 // replacement needs a 10 % bump.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { devNode, signTx, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
-import type { TestNode } from '../../../test/helpers.js';
+import { useDevNode, signTx, rpcError, DEV_ADDRS } from '../chain/testkit.js';
 
-let node: TestNode;
-let rpc: Rpc;
-before(async () => {
-  ({ node, rpc } = await devNode());
-});
-after(async () => {
-  await node.stop();
-});
+const { rpc } = useDevNode();
 
 const nonceOf = async (i: number) => BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[i], 'latest']));
 

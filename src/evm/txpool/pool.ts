@@ -28,6 +28,19 @@ export interface PoolHead {
   getBalance(addr: Address): Promise<bigint>;
   /** Precompile hook (TxAllowList): throws the real error text if the sender may not issue txs. */
   checkSender?(from: Address): Promise<void>;
+  /**
+   * True once a newer block was accepted than the one these facts were read from. Checked after
+   * the awaits of add(): a nonce read from a superseded head would mark the sender's next tx as
+   * gapped and strand it (no block would ever be built for it).
+   */
+  superseded?(): boolean;
+}
+
+/** The head moved while a tx was validated; the caller retries with the new head. */
+export class PoolHeadMovedError extends Error {
+  constructor() {
+    super('pool head moved during validation');
+  }
 }
 
 export const TX_MAX_SIZE = 131072;
@@ -114,9 +127,10 @@ export class TxPool {
       throw new TxPoolError(`intrinsic gas too low: address ${checksum(sender)} tx gas (${tx.gasLimit}), minimum needed ${intrinsic}`);
     }
     const stateNonce = await head.getNonce(sender);
-    this.stateNonces.set(from, stateNonce);
     if (tx.nonce < stateNonce) throw new TxPoolError(`nonce too low: next nonce ${stateNonce}, tx nonce ${tx.nonce}`);
     const balance = await head.getBalance(sender);
+    if (head.superseded?.()) throw new PoolHeadMovedError();
+    this.stateNonces.set(from, stateNonce);
     const cost = tx.gasLimit * cap + tx.value;
     if (balance < cost) {
       throw new TxPoolError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
@@ -132,12 +146,14 @@ export class TxPool {
       }
     } else {
       const executable = this.isExecutableNonce(from, tx.nonce, stateNonce);
-      const counts = this.counts();
+      // counts() walks every sender: only when the pool is big enough for a limit to bite.
       if (executable) {
-        if ((acct?.txs.size ?? 0) >= ACCOUNT_SLOTS + ACCOUNT_QUEUE && counts.pending >= GLOBAL_SLOTS) throw new TxPoolError('txpool is full');
+        if ((acct?.txs.size ?? 0) >= ACCOUNT_SLOTS + ACCOUNT_QUEUE && this.all.size >= GLOBAL_SLOTS && this.counts().pending >= GLOBAL_SLOTS) {
+          throw new TxPoolError('txpool is full');
+        }
       } else {
         const queued = acct ? this.split(from, stateNonce).queued.length : 0;
-        if (queued >= ACCOUNT_QUEUE || counts.queued >= GLOBAL_QUEUE) throw new TxPoolError('txpool is full');
+        if (queued >= ACCOUNT_QUEUE || (this.all.size >= GLOBAL_QUEUE && this.counts().queued >= GLOBAL_QUEUE)) throw new TxPoolError('txpool is full');
       }
     }
     if (!acct) this.accounts.set(from, (acct = { txs: new Map() }));
