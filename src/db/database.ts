@@ -30,10 +30,7 @@ export function openDatabase(type: 'lmdb' | 'memdb', path: string): Database {
 }
 
 class LmdbStore implements KVStore {
-  constructor(
-    private readonly db: LmdbDatabase<Buffer, Buffer>,
-    private readonly root: RootDatabase,
-  ) {}
+  constructor(private readonly db: LmdbDatabase<Buffer, Buffer>) {}
   get(key: Key): Value | undefined {
     return this.db.getBinary(Buffer.from(key.buffer, key.byteOffset, key.byteLength)) as Value | undefined;
   }
@@ -74,7 +71,6 @@ class LmdbStore implements KVStore {
         else this.db.putSync(Buffer.from(k), Buffer.from(v.buffer, v.byteOffset, v.byteLength));
       }
     });
-    void this.root;
   }
 }
 
@@ -91,7 +87,7 @@ class LmdbDatabaseImpl implements Database {
     let s = this.stores.get(name);
     if (!s) {
       const db = this.root.openDB<Buffer, Buffer>({ name, keyEncoding: 'binary', encoding: 'binary' });
-      this.stores.set(name, (s = new LmdbStore(db, this.root)));
+      this.stores.set(name, (s = new LmdbStore(db)));
     }
     return s;
   }

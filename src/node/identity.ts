@@ -1,6 +1,6 @@
 // The node's staking identity, persisted in the data dir: a TLS key + self-signed certificate
 // (NodeID = RIPEMD-160(SHA-256(DER certificate))) and a BLS signer key.
-import { generateKeyPairSync, randomBytes, createPrivateKey, X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SecretKey } from '@chainsafe/blst';
@@ -74,4 +74,3 @@ export function proofOfPossession(blsSecretKey: Uint8Array): { publicKey: Uint8A
 
 export const POP_DST = 'BLS_POP_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 
-export { createPrivateKey };

@@ -3,6 +3,7 @@
 import { EMPTY_ID } from '../ids/ids.js';
 import { cb58Decode } from '../ids/cb58.js';
 import type { WarpBackend } from './backend.js';
+import { RpcError } from '../evm/rpc/server.js';
 
 export type WarpMethod = (params: unknown[]) => unknown;
 
@@ -12,7 +13,7 @@ function hex(b: Uint8Array): string {
 
 /** Required positional argument (geth: a missing non-pointer argument is an error). */
 function present(params: unknown[], i: number): unknown {
-  if (!Array.isArray(params) || params.length <= i) throw new ArgumentError(i, `missing value for required argument ${i}`);
+  if (!Array.isArray(params) || params.length <= i) throw argumentError(`missing value for required argument ${i}`);
   return params[i];
 }
 
@@ -20,14 +21,14 @@ function present(params: unknown[], i: number): unknown {
 function idArg(params: unknown[], i: number): string {
   const v = present(params, i);
   if (v === null) return EMPTY_ID;
-  if (typeof v !== 'string') throw new ArgumentError(i, `invalid argument ${i}: first and last characters should be quotes`);
+  if (typeof v !== 'string') throw argumentError(`invalid argument ${i}: first and last characters should be quotes`);
   let bytes: Uint8Array;
   try {
     bytes = cb58Decode(v);
   } catch (e) {
-    throw new ArgumentError(i, `invalid argument ${i}: couldn't decode ID to bytes: ${(e as Error).message}`);
+    throw argumentError(`invalid argument ${i}: couldn't decode ID to bytes: ${(e as Error).message}`);
   }
-  if (bytes.length !== 32) throw new ArgumentError(i, `invalid argument ${i}: invalid hash length: expected 32 bytes but got ${bytes.length}`);
+  if (bytes.length !== 32) throw argumentError(`invalid argument ${i}: invalid hash length: expected 32 bytes but got ${bytes.length}`);
   return v;
 }
 
@@ -42,7 +43,7 @@ function quorumArg(params: unknown[], i: number): bigint {
   const v = present(params, i);
   if (v === null) return 0n;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > Number.MAX_SAFE_INTEGER) {
-    throw new ArgumentError(i, `invalid argument ${i}: json: cannot unmarshal ${jsonKind(v)} into Go value of type uint64`);
+    throw argumentError(`invalid argument ${i}: json: cannot unmarshal ${jsonKind(v)} into Go value of type uint64`);
   }
   return BigInt(v);
 }
@@ -51,19 +52,13 @@ function quorumArg(params: unknown[], i: number): bigint {
 function strArg(params: unknown[], i: number): string {
   const v = present(params, i);
   if (v === null) return '';
-  if (typeof v !== 'string') throw new ArgumentError(i, `invalid argument ${i}: json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+  if (typeof v !== 'string') throw argumentError(`invalid argument ${i}: json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
   return v;
 }
 
-/** A geth-style -32602 argument error (the chain's RPC server maps `code`). */
-export class ArgumentError extends Error {
-  readonly code = -32602;
-  constructor(
-    readonly index: number,
-    message: string,
-  ) {
-    super(message);
-  }
+/** A geth-style argument error: -32602 with geth's `invalid argument N: …` text. */
+function argumentError(message: string): RpcError {
+  return new RpcError(-32602, message);
 }
 
 export function warpMethods(backend: WarpBackend): Map<string, WarpMethod> {

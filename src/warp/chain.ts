@@ -10,9 +10,9 @@
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import type { ChainContext } from '../vms/types.js';
 import { idToString } from '../ids/ids.js';
-import { RpcError, type RpcMethod } from '../evm/rpc/server.js';
+import type { RpcMethod } from '../evm/rpc/server.js';
 import { WarpBackend } from './backend.js';
-import { ArgumentError, warpMethods } from './api.js';
+import { warpMethods } from './api.js';
 import {
   applyWarpIntrinsicGas,
   checkTxPredicates,
@@ -171,16 +171,7 @@ export class WarpChain {
   /** The `warp_*` methods for the chain's /rpc (argument errors → -32602, others → -32000). */
   methods(): Map<string, RpcMethod> {
     const out = new Map<string, RpcMethod>();
-    for (const [name, fn] of warpMethods(this.backend)) {
-      out.set(name, (params) => {
-        try {
-          return fn(params);
-        } catch (e) {
-          if (e instanceof ArgumentError) throw new RpcError(-32602, e.message);
-          throw e;
-        }
-      });
-    }
+    for (const [name, fn] of warpMethods(this.backend)) out.set(name, (params) => fn(params));
     return out;
   }
 }
