@@ -2,23 +2,31 @@
 // Runs every workload against every node, interleaved (for each workload, for each repetition,
 // every node in turn), and writes results/latest.json, results/latest.md and (full runs) the
 // generated part of docs/benchmarks.md. Usage: node run.js [--quick] [--nodes=anvil,hardhat,ganache,powder]
-//   [--no-docs] [--docs] | node run.js --render (tables again from results/latest.json)
+//   [--only=<workload ids>] [--powder=<path to bin/powder.js>] [--no-docs] [--docs]
+//   | node run.js --render (tables again from results/latest.json)
+// --only runs a subset (ids: see WORKLOAD_IDS) and writes results/only.{json,md} instead, never the docs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, release, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { compileToken } from './lib/contract.js';
 import { runLoad, RpcClient } from './lib/rpc.js';
-import { BENCH_DIR, ROOT_DIR, NODE_KINDS, DEFAULT_CHAIN_ID, startNode, stopNode, memory } from './lib/nodes.js';
-import { makeKeys, setupChain, TransferSigner, runTransfers, balanceOfCall } from './lib/chain.js';
+import { BENCH_DIR, ROOT_DIR, NODE_KINDS, DEFAULT_CHAIN_ID, DEFAULT_POWDER_BIN, powderRootOf, startNode, stopNode, memory, cpuSeconds } from './lib/nodes.js';
+import { makeKeys, setupChain, TransferSigner, runTransfers, balanceOfCall, distinctBalanceOfBodies } from './lib/chain.js';
 import { comparisonTable, powderOnlyTable } from './lib/report.js';
 
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(`--${name}`);
-const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const option = (name) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+
+/** A bad command line: the message, no stack, exit code 2. */
+function usage(message) {
+  console.error(`run.js: ${message}`);
+  process.exit(2);
+}
 
 const QUICK = flag('quick');
 const CONFIG = QUICK
@@ -27,8 +35,22 @@ const CONFIG = QUICK
 const WARMUP_MS = 300;
 const ALL_NODES = ['anvil', 'hardhat', 'ganache', 'powder'];
 const requested = (option('nodes') ?? ALL_NODES.join(',')).split(',').filter(Boolean);
-for (const n of requested) if (!NODE_KINDS[n]) throw new Error(`unknown node ${n}; known: ${ALL_NODES.join(', ')}`);
+for (const n of requested) if (!NODE_KINDS[n]) usage(`--nodes: unknown node ${n}; known: ${ALL_NODES.join(', ')}`);
 const MiB = 1024 * 1024;
+
+// --powder: the Powder build to measure (a path to its bin/powder.js, relative to the current directory).
+const POWDER_BIN = resolve(option('powder') ?? DEFAULT_POWDER_BIN);
+if (requested.includes('powder') && !existsSync(POWDER_BIN)) usage(`--powder: ${POWDER_BIN} does not exist`);
+
+// --only: a subset of the workloads. Reads also take a connection count (`call-32`).
+const READ_IDS = ['chainId', 'getBalance', 'call', 'call-distinct'];
+const TX_IDS = ['tx-eth-32', 'tx-eth-1', 'tx-erc20-32', 'tx-erc20-1'];
+const WORKLOAD_IDS = ['cold-start', ...READ_IDS, ...TX_IDS, 'rss-peak', 'powder-only'];
+const KNOWN_IDS = [...WORKLOAD_IDS, ...READ_IDS.flatMap((id) => [`${id}-1`, `${id}-32`]), 'powder-only-1', 'powder-only-32'];
+const ONLY = option('only')?.split(',').filter(Boolean);
+for (const id of ONLY ?? []) if (!KNOWN_IDS.includes(id)) usage(`--only: unknown workload ${id}; known: ${WORKLOAD_IDS.join(', ')} (reads and powder-only also as <id>-1 / <id>-32)`);
+const selected = (id, connections) => !ONLY || ONLY.includes(id) || (connections !== undefined && ONLY.includes(`${id}-${connections}`));
+const selectedAnyConn = (id) => selected(id, 1) || selected(id, 32);
 
 const logDir = mkdtempSync(join(tmpdir(), 'powder-bench-logs-'));
 const running = new Map(); // kind -> RunningNode (the long-lived instances of workloads 2-5)
@@ -55,6 +77,16 @@ function sample(r, node, s) {
 }
 const errorSample = (e) => ({ error: e.message, stalled: Boolean(e.stall || e.kind === 'stall') });
 
+/** What a node process does over 2 s (for a stall diagnosis): CPU use and RSS growth, process tree summed. */
+async function processActivity(pid) {
+  const cpu0 = cpuSeconds(pid);
+  const rss0 = memory(pid).rss;
+  const t = performance.now();
+  await new Promise((r) => setTimeout(r, 2000));
+  const s = (performance.now() - t) / 1000;
+  return { cpuPercent: +((100 * (cpuSeconds(pid) - cpu0)) / s).toFixed(0), rssMiB: +(memory(pid).rss / MiB).toFixed(0), rssGrowthMiBps: +((memory(pid).rss - rss0) / MiB / s).toFixed(1) };
+}
+
 function machine() {
   const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
   return {
@@ -77,14 +109,23 @@ function versions() {
     }
   };
   const anvilBin = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
-  const powderPkg = JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8'));
-  const commit = sh('git', ['rev-parse', '--short', 'HEAD'], ROOT_DIR);
-  const dirty = sh('git', ['status', '--porcelain', '--untracked-files=no'], ROOT_DIR);
+  const powderRoot = powderRootOf(POWDER_BIN);
+  let powderVersion = 'unknown';
+  try {
+    powderVersion = JSON.parse(readFileSync(join(powderRoot, 'package.json'), 'utf8')).version;
+  } catch {
+    /* a bin without its package.json: version unknown */
+  }
+  // The commit of the git checkout the measured bin belongs to (+dirty with local changes); "unknown"
+  // outside a checkout (e.g. a private build in /tmp). safe.directory: a checkout owned by another user.
+  const git = (...a) => sh('git', ['-c', 'safe.directory=*', '-C', powderRoot, ...a], powderRoot);
+  const commit = git('rev-parse', '--short', 'HEAD');
+  const dirty = commit === 'unknown' ? '' : git('status', '--porcelain');
   return {
     anvil: `${pkg('@foundry-rs/anvil-linux-amd64')} (${sh(anvilBin, ['--version']).split('\n')[0]})`,
     hardhat: `${pkg('hardhat')} (EDR ${pkg('@nomicfoundation/edr')})`,
     ganache: pkg('ganache'),
-    powder: `${powderPkg.version} (commit ${commit}${dirty && dirty !== 'unknown' ? ' + uncommitted changes' : ''})`,
+    powder: `${powderVersion} (commit ${commit}${dirty && dirty !== 'unknown' ? '+dirty' : ''})`,
     viem: pkg('viem'),
     solc: pkg('solc'),
   };
@@ -93,9 +134,10 @@ function versions() {
 function commandLines() {
   return Object.fromEntries(
     Object.entries(NODE_KINDS).map(([k, d]) => {
-      const [prog, a] = d.command('<port>', '<tmp-dir>', '<chain-id>');
+      const [prog, a] = d.command('<port>', '<tmp-dir>', '<chain-id>', { powderBin: POWDER_BIN });
       const rel = (s) => String(s).replace(`${BENCH_DIR}/`, '').replace(`${ROOT_DIR}/`, '../').replace(process.execPath, 'node');
-      return [k, `${rel(prog)} ${a.map((x) => (/\s/.test(x) ? `"${x}"` : rel(x))).join(' ')}  (cwd: ${k === 'powder' ? '.' : 'bench'}, RPC ${d.rpcPath})`];
+      const cwd = k !== 'powder' ? 'bench' : POWDER_BIN === DEFAULT_POWDER_BIN ? '.' : powderRootOf(POWDER_BIN);
+      return [k, `${rel(prog)} ${a.map((x) => (/\s/.test(x) ? `"${x}"` : rel(x))).join(' ')}  (cwd: ${cwd}, RPC ${d.rpcPath})`];
     }),
   );
 }
@@ -103,16 +145,16 @@ function commandLines() {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  log(`mode ${CONFIG.mode}; nodes ${requested.join(', ')}; logs in ${logDir}`);
-  const info = { machine: machine(), versions: versions(), commands: commandLines(), config: CONFIG };
+  log(`mode ${CONFIG.mode}; nodes ${requested.join(', ')}${ONLY ? `; only ${ONLY.join(', ')}` : ''}; Powder ${POWDER_BIN}; logs in ${logDir}`);
+  const info = { machine: machine(), versions: versions(), commands: commandLines(), config: CONFIG, powderBin: POWDER_BIN, only: ONLY ?? null };
   const token = compileToken();
   info.versions.solcCompiler = token.solcVersion;
   const keys = makeKeys();
   const signer = new TransferSigner(keys, token);
   const unavailable = {};
 
-  if (requested.includes('powder') && !existsSync(join(ROOT_DIR, 'dist/src/cli.js'))) {
-    log('warning: ../dist is missing; bin/powder.js will build it on the warm-up start (run `npm run build` in the root first)');
+  if (requested.includes('powder') && !existsSync(join(powderRootOf(POWDER_BIN), 'dist/src/cli.js'))) {
+    log(`warning: ${join(powderRootOf(POWDER_BIN), 'dist')} is missing; bin/powder.js will build it on the warm-up start (run \`npm run build\` in the root first)`);
   }
 
   // Warm-up start of every node (untimed: fills the disk cache; tells whether Powder answers).
@@ -120,7 +162,7 @@ async function main() {
   let chainId = DEFAULT_CHAIN_ID;
   for (const kind of [...requested].sort((a, b) => (b === 'powder') - (a === 'powder'))) {
     try {
-      const n = await startNode(kind, { logDir, chainId, readyTimeoutMs: 180_000 });
+      const n = await startNode(kind, { logDir, chainId, readyTimeoutMs: 180_000, powderBin: POWDER_BIN });
       if (kind === 'powder') chainId = Number(BigInt(n.chainId));
       log(`warm-up ${n.label}: eth_chainId ${n.chainId} after ${n.startMs.toFixed(0)} ms`);
       await stopNode(n);
@@ -132,12 +174,12 @@ async function main() {
   const nodes = requested.filter((k) => !unavailable[k]);
 
   // 1. Cold start, and 5a. RSS right after the first answer.
-  const cold = row('cold-start', 1, 'cold start to first eth_chainId', 'ms', 'lower');
-  const rssStart = row('rss-start', 5, 'RSS after start (at the first answered eth_chainId)', 'MiB', 'lower');
-  for (let rep = 0; rep < CONFIG.coldReps; rep++) {
+  const cold = selected('cold-start') && row('cold-start', 1, 'cold start to first eth_chainId', 'ms', 'lower');
+  const rssStart = selected('cold-start') && row('rss-start', 5, 'RSS after start (at the first answered eth_chainId)', 'MiB', 'lower');
+  for (let rep = 0; cold && rep < CONFIG.coldReps; rep++) {
     for (const kind of nodes) {
       try {
-        const n = await startNode(kind, { logDir, chainId });
+        const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN });
         sample(cold, kind, { value: n.startMs });
         sample(rssStart, kind, { value: n.rssAtStart / MiB });
         await stopNode(n);
@@ -160,7 +202,7 @@ async function main() {
   const bringUp = async (kind) => {
     delete setupErrors[kind];
     try {
-      const n = await startNode(kind, { logDir, chainId });
+      const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN });
       running.set(kind, n);
       n.chainIdNum = Number(BigInt(n.chainId));
       const s = await setupChain(n.url, n.chainIdNum, keys, token);
@@ -181,7 +223,8 @@ async function main() {
     log(`${NODE_KINDS[kind].label} restarted after a stall/exit in ${where}`);
     await bringUp(kind);
   };
-  for (const kind of nodes) await bringUp(kind);
+  const needInstances = [...READ_IDS, 'powder-only'].some(selectedAnyConn) || [...TX_IDS, 'rss-peak'].some((id) => selected(id));
+  if (needInstances) for (const kind of nodes) await bringUp(kind);
   const alive = (kind) => {
     const n = running.get(kind);
     if (setupErrors[kind]) throw setupErrors[kind];
@@ -195,14 +238,26 @@ async function main() {
     { id: 'chainId', group: 2, name: 'eth_chainId', params: () => [] },
     { id: 'getBalance', group: 2, name: 'eth_getBalance', params: () => [account0, 'latest'] },
     { id: 'call', group: 3, name: 'eth_call ERC-20 balanceOf', method: 'eth_call', params: (n) => [balanceOfCall(token, n.tokenAddress, keys.senders[0].address), 'latest'] },
+    // Defeats any result cache: the i-th request to a node asks for holder number i, counted per
+    // instance across warm-up, repetitions and both connection counts (so no request repeats on a
+    // node), and the same sequence of holders on every node.
+    {
+      id: 'call-distinct',
+      group: 3,
+      name: 'eth_call ERC-20 balanceOf, a different holder per request',
+      method: 'eth_call',
+      bodies: (n) => (n.distinctHolders ??= distinctBalanceOfBodies(token, n.tokenAddress)),
+    },
   ];
   for (const read of reads) {
     for (const connections of [1, 32]) {
+      if (!selected(read.id, connections)) continue;
       const tag = `${read.name}, ${connections} conn`;
       const rps = row(`${read.id}-${connections}-rps`, read.group, `${tag}: throughput`, 'req/s', 'higher');
       const p50 = row(`${read.id}-${connections}-p50`, read.group, `${tag}: p50 latency`, 'ms', 'lower');
       const p99 = row(`${read.id}-${connections}-p99`, read.group, `${tag}: p99 latency`, 'ms', 'lower');
-      const load = (n, durationMs) => runLoad({ url: n.url, method: read.method ?? read.name, params: read.params(n), connections, durationMs });
+      const load = (n, durationMs) =>
+        runLoad({ url: n.url, method: read.method ?? read.name, ...(read.bodies ? { nextBody: read.bodies(n) } : { params: read.params(n) }), connections, durationMs });
       for (const kind of nodes) {
         try {
           await load(alive(kind), WARMUP_MS);
@@ -234,6 +289,7 @@ async function main() {
   // 4. Transfers: 2,000 pre-signed txs from 32 senders and from 1 sender; ETH and ERC-20.
   for (const kind of ['eth', 'erc20']) {
     for (const senders of [32, 1]) {
+      if (!selected(`tx-${kind}-${senders}`)) continue;
       const what = kind === 'eth' ? 'ETH transfers' : 'ERC-20 transfers';
       const r = row(`tx-${kind}-${senders}`, 4, `${CONFIG.txCount} ${what}, ${senders} sender${senders > 1 ? 's' : ''}, until every receipt`, 'tx/s', 'higher');
       for (let rep = 0; rep < CONFIG.txReps; rep++) {
@@ -241,8 +297,9 @@ async function main() {
           try {
             const n = alive(node);
             const prepared = await signer.prepare({ url: n.url, chainId: n.chainIdNum, kind, senders, total: CONFIG.txCount, tokenAddress: n.tokenAddress });
-            const res = await runTransfers(n.url, prepared, { stallMs: CONFIG.stallMs });
-            if (res.errors) sample(r, node, { error: res.firstError, stalled: res.stalled });
+            const res = await runTransfers(n.url, prepared, { stallMs: CONFIG.stallMs, processProbe: () => processActivity(n.pid) });
+            if (res.errors) sample(r, node, { error: res.firstError, stalled: res.stalled, ...(res.diagnosis ? { diagnosis: res.diagnosis } : {}) });
+            if (res.diagnosis) log(`${n.label} ${r.id} rep ${rep + 1} stalled: ${res.firstError}`);
             else sample(r, node, { value: res.tps, seconds: res.seconds, sendSeconds: res.sendSeconds });
             if (res.stalled) {
               stalledIn4[node] = true;
@@ -260,8 +317,8 @@ async function main() {
   }
 
   // 5b. Peak RSS (VmHWM) of the long-lived instances after workload 4.
-  const peak = row('rss-peak', 5, 'peak RSS after workload 4 (VmHWM)', 'MiB', 'lower');
-  for (const kind of nodes) {
+  const peak = selected('rss-peak') && row('rss-peak', 5, 'peak RSS after workload 4 (VmHWM)', 'MiB', 'lower');
+  for (const kind of peak ? nodes : []) {
     try {
       alive(kind);
       notePeak(kind);
@@ -275,7 +332,7 @@ async function main() {
 
   // 6. Powder only: Avalanche-specific requests beside eth_chainId; an admin chain alias beside the direct path.
   const powderRows = [];
-  if (nodes.includes('powder')) {
+  if (nodes.includes('powder') && selectedAnyConn('powder-only')) {
     try {
       const n = alive('powder');
       const admin = new RpcClient(`${n.base}/ext/admin`);
@@ -291,6 +348,7 @@ async function main() {
       { id: 'p-alias', label: 'eth_chainId through admin.aliasChain alias (/ext/bc/benchalias/rpc)', path: '/ext/bc/benchalias/rpc', method: 'eth_chainId', params: [], ref: 'p-chainId' },
     ];
     for (const connections of [1, 32]) {
+      if (!selected('powder-only', connections)) continue;
       const vrows = variants.map((v) => ({
         v,
         rps: row(`${v.id}-${connections}-rps`, 6, `${v.label}, ${connections} conn: throughput`, 'req/s', 'higher', v.ref ? { reference: `${v.ref}-${connections}-rps`, referenceLabel: `eth_chainId, ${connections} conn` } : {}),
@@ -334,13 +392,13 @@ async function main() {
   writeResults(info, rows.filter((r) => r.group !== 6), powderRows, nodes, unavailable);
 }
 
-function writeResults(info, compareRows, powderRows, nodes, unavailable, full = !QUICK) {
+function writeResults(info, compareRows, powderRows, nodes, unavailable, full = !QUICK, subset = Boolean(info.only)) {
   const dir = join(BENCH_DIR, 'results');
   mkdirSync(dir, { recursive: true });
   const groups = [
     [1, '1. Cold start'],
     [2, '2. eth_chainId and eth_getBalance'],
-    [3, '3. eth_call of ERC-20 balanceOf'],
+    [3, '3. eth_call of ERC-20 balanceOf (one holder; a different holder per request)'],
     [4, '4. Transfers (eth_sendRawTransaction, pre-signed)'],
     [5, '5. Memory'],
   ];
@@ -348,7 +406,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
   const md = [
     `Run ${info.startedAt} (${info.config.mode} mode, ${info.durationSeconds} s). Machine: ${m.nproc} cores (${m.cpuModel}), ${m.memoryGiB} GiB, Linux ${m.kernel}, Node ${m.node}; load average ${m.loadAvgAtStart.join(' ')} at start, ${m.loadAvgAtEnd.join(' ')} at end.`,
     '',
-    `Versions: Anvil ${info.versions.anvil}; Hardhat ${info.versions.hardhat}; Ganache ${info.versions.ganache}; Powder ${info.versions.powder}.`,
+    `Versions: Anvil ${info.versions.anvil}; Hardhat ${info.versions.hardhat}; Ganache ${info.versions.ganache}; Powder ${info.versions.powder}${info.powderBin && info.powderBin !== DEFAULT_POWDER_BIN ? ` from ${info.powderBin}` : ''}.`,
     '',
     `Chain id ${info.chainId}. Node command lines (each started directly, stdout/stderr to a log file, default logging and mining; Hardhat's chain id and balances are in bench/hardhat.config.cjs): ${Object.entries(info.commands)
       .filter(([k]) => info.nodes.includes(k) || info.unavailable[k])
@@ -357,6 +415,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
     '',
     `Each cell: median (min–max) over ${info.config.coldReps} cold starts, ${info.config.loadReps} × ${info.config.loadMs / 1000} s load runs, ${info.config.txReps} transfer runs; nodes interleaved within every repetition. "Powder vs X" = Powder's advantage: its rate ÷ X's, or X's time/memory ÷ Powder's; > 1 means Powder is better.`,
   ];
+  if (subset) md.push('', `Subset run: --only=${info.only.join(',')}.`);
   for (const [k, reason] of Object.entries(unavailable)) md.push('', `**${NODE_KINDS[k].label} not measured**: ${reason.replace(/\s+/g, ' ').slice(0, 300)}`);
   for (const [k, reason] of Object.entries(info.setupErrors)) md.push('', `**${NODE_KINDS[k].label} setup failed** (its workloads 2-5 show errors): ${reason}`);
   if (info.restarts.length) md.push('', `Restarts (a node that stalled was stopped and a fresh, freshly set-up instance ran the next measurement; the stalled run stays reported): ${info.restarts.map((r) => `${NODE_KINDS[r.node].label} after ${r.after}`).join('; ')}.`);
@@ -366,11 +425,13 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
   }
   if (powderRows.length) md.push('', '### 6. Powder only (Avalanche APIs beside eth_chainId)', '', powderOnlyTable(powderRows));
   const table = md.join('\n') + '\n';
-  writeFileSync(join(dir, 'latest.md'), table);
-  writeFileSync(join(dir, 'latest.json'), JSON.stringify({ ...info, rows: [...compareRows, ...powderRows] }, null, 2) + '\n');
-  log(`wrote results/latest.md and results/latest.json`);
+  // A subset run (--only) leaves the full run's results and the docs alone.
+  const name = subset ? 'only' : 'latest';
+  writeFileSync(join(dir, `${name}.md`), table);
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ ...info, rows: [...compareRows, ...powderRows] }, null, 2) + '\n');
+  log(`wrote results/${name}.md and results/${name}.json`);
 
-  const updateDocs = flag('docs') || (full && !flag('no-docs'));
+  const updateDocs = !subset && (flag('docs') || (full && !flag('no-docs')));
   const docs = join(ROOT_DIR, 'docs/benchmarks.md');
   if (updateDocs && existsSync(docs)) {
     const text = readFileSync(docs, 'utf8');

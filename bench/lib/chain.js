@@ -100,7 +100,7 @@ export class TransferSigner {
 
   /**
    * @param {{url:string, chainId:number, kind:'eth'|'erc20', senders:number, total:number, tokenAddress:string}} o
-   * @returns {Promise<{lanes: {raws:string[], hashes:string[]}[], total:number}>}
+   * @returns {Promise<{lanes: {address:string, firstNonce:number, raws:string[], hashes:string[]}[], total:number}>}
    */
   async prepare({ url, chainId, kind, senders, total, tokenAddress }) {
     const client = new RpcClient(url, { connections: 8 });
@@ -129,7 +129,7 @@ export class TransferSigner {
             : { to: tokenAddress, gas: ERC20_GAS, data: encodeFunctionData({ abi: this.token.abi, functionName: 'transfer', args: [to, 1n] }) };
         raws.push(await sign(account, chainId, nonces[i] + n, fields));
       }
-      lanes.push({ raws, hashes: raws.map((r) => keccak256(r)) });
+      lanes.push({ address: account.address, firstNonce: nonces[i], raws, hashes: raws.map((r) => keccak256(r)) });
     }
     return { lanes, total };
   }
@@ -141,7 +141,7 @@ export class TransferSigner {
  * txs are mined in nonce order, the last receipt of each sender means all are in. Afterwards
  * (untimed) every receipt is checked for existence and status 0x1.
  */
-export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000, stallMs = 20_000 } = {}) {
+export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000, stallMs = 20_000, processProbe } = {}) {
   const client = new RpcClient(url, { connections: lanes.length, timeoutMs: 30_000 });
   const result = { count: total, errors: 0, stalled: false };
   const fail = (e) => {
@@ -184,8 +184,11 @@ export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000,
           heightSince = now;
         } else if (now - heightSince > stallMs) {
           const block = await client.call('eth_getBlockByNumber', ['latest', false]).catch(() => null);
-          const fee = block?.baseFeePerGas ? `; base fee ${formatGwei(BigInt(block.baseFeePerGas))} gwei, txs' max fee ${formatGwei(MAX_FEE)} gwei` : '';
-          fail(Object.assign(new Error(`stalled: block height stuck at ${height} for ${stallMs / 1000} s with ${pending.length} senders' last receipts missing${fee}`), { kind: 'stall' }));
+          const fee = block?.baseFeePerGas ? `; base fee ${feeText(BigInt(block.baseFeePerGas))} (txs' max fee ${feeText(MAX_FEE)})` : '';
+          // What is stuck and why, read from the node after the fact (the run is already a stall).
+          result.diagnosis = await diagnoseStall(client, lanes, processProbe).catch((e) => ({ failed: e.message }));
+          const why = result.diagnosis.summary ? `; diagnosis: ${result.diagnosis.summary}` : '';
+          fail(Object.assign(new Error(`stalled: height stuck at ${height} for ${stallMs / 1000} s, ${pending.length} senders' last receipts missing${fee}${why}`), { kind: 'stall' }));
           return result;
         }
       }
@@ -223,4 +226,98 @@ export async function runTransfers(url, { lanes, total }, { timeoutMs = 180_000,
 
 export function balanceOfCall(token, tokenAddress, holder) {
   return { to: tokenAddress, data: encodeFunctionData({ abi: token.abi, functionName: 'balanceOf', args: [holder] }) };
+}
+
+/**
+ * The i-th call asks for the token balance of holder number i (an address made from the counter,
+ * so the sequence is the same on every node; those holders have no tokens). Returns a function
+ * that yields the next request body.
+ */
+export function distinctBalanceOfBodies(token, tokenAddress) {
+  const holder = (i) => `d15c${i.toString(16).padStart(36, '0')}`;
+  const data0 = encodeFunctionData({ abi: token.abi, functionName: 'balanceOf', args: [`0x${holder(0)}`] });
+  const prefix = `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":"${tokenAddress}","data":"${data0.slice(0, -40)}`;
+  const suffix = '"},"latest"]}';
+  let next = 0;
+  return () => Buffer.from(prefix + holder(next++) + suffix);
+}
+
+const feeText = (wei) => (wei < 1_000_000n ? `${wei} wei` : `${formatGwei(wei)} gwei`);
+const range = (nonces) => (nonces.length ? `${Math.min(...nonces)}–${Math.max(...nonces)}` : 'none');
+const hexNum = (x) => (typeof x === 'string' && /^0x[0-9a-f]+$/i.test(x) ? Number(BigInt(x)) : x);
+
+/**
+ * After a stall: what the node holds and why nothing is mined. Reads the latest block, the pool
+ * (txpool_status, txpool_content), each sender's 'latest' and 'pending' nonce against the nonce
+ * after its last transaction, the sender's next transaction, the automine setting (Anvil), and
+ * the process's CPU use and RSS growth. Read-only; every query fails soft.
+ */
+export async function diagnoseStall(client, lanes, processProbe) {
+  const q = (m, p = []) => client.call(m, p).catch((e) => ({ error: e.message }));
+  const d = {};
+  const block = await q('eth_getBlockByNumber', ['latest', false]);
+  if (!block.error) {
+    d.latestBlock = { number: hexNum(block.number), txs: block.transactions.length, gasUsed: hexNum(block.gasUsed), gasLimit: hexNum(block.gasLimit), baseFeePerGas: hexNum(block.baseFeePerGas), timestamp: hexNum(block.timestamp) };
+  } else d.latestBlock = block;
+  const status = await q('txpool_status');
+  d.txpoolStatus = status.error ? status : { pending: hexNum(status.pending), queued: hexNum(status.queued) };
+  const automine = await q('anvil_getAutomine');
+  if (!automine.error) d.automine = automine;
+  const content = await q('txpool_content');
+  const poolEntries = (part, address) => Object.entries(content?.[part] ?? {}).find(([a]) => a.toLowerCase() === address.toLowerCase())?.[1] ?? {};
+  const poolNonces = (part, address) => Object.keys(poolEntries(part, address)).map(Number);
+  if (content.error) d.txpoolContent = content;
+  const senders = [];
+  const stale = []; // pool entries whose nonce the sender's account has already passed
+  const latestTxs = new Set((block.transactions ?? []).map((h) => h.toLowerCase()));
+  for (const lane of lanes) {
+    const end = lane.firstNonce + lane.raws.length;
+    const [latest, pendingNonce] = await Promise.all([q('eth_getTransactionCount', [lane.address, 'latest']), q('eth_getTransactionCount', [lane.address, 'pending'])]);
+    const s = { address: lane.address, expectedNext: end, latest: hexNum(latest), pending: hexNum(pendingNonce) };
+    for (const [part, entries] of [['pending', poolEntries('pending', lane.address)], ['queued', poolEntries('queued', lane.address)]]) {
+      for (const [nonce, tx] of Object.entries(entries)) {
+        if (typeof s.latest !== 'number' || Number(nonce) >= s.latest) continue;
+        const known = await q('eth_getTransactionByHash', [tx.hash]);
+        stale.push({ address: lane.address, nonce: Number(nonce), accountNonce: s.latest, hash: tx.hash, pool: part, inLatestBlock: latestTxs.has(String(tx.hash).toLowerCase()), lookupBlockNumber: known?.error ? known : hexNum(known?.blockNumber ?? null) });
+      }
+    }
+    if (typeof s.latest === 'number' && s.latest < end) {
+      s.poolReady = range(poolNonces('pending', lane.address));
+      s.poolQueued = range(poolNonces('queued', lane.address));
+      const nextHash = lane.hashes[s.latest - lane.firstNonce];
+      const tx = nextHash ? await q('eth_getTransactionByHash', [nextHash]) : null;
+      s.nextTx = tx === null ? 'unknown to the node' : tx.error ? tx : { nonce: s.latest, blockNumber: tx.blockNumber };
+      if (!content.error) s.nextIn = poolNonces('pending', lane.address).includes(s.latest) ? 'ready' : poolNonces('queued', lane.address).includes(s.latest) ? 'queued' : 'not in pool';
+    }
+    senders.push(s);
+  }
+  const stuck = senders.filter((s) => typeof s.latest === 'number' && s.latest < s.expectedNext);
+  const count = (f) => stuck.filter(f).length;
+  d.senders = { total: senders.length, done: senders.length - stuck.length, stuck: stuck.length, allAccepted: senders.every((s) => s.pending === s.expectedNext) };
+  d.stuckNextTx = { ready: count((s) => s.nextIn === 'ready'), queued: count((s) => s.nextIn === 'queued'), notInPool: count((s) => s.nextIn === 'not in pool'), unknownToNode: count((s) => s.nextTx === 'unknown to the node') };
+  d.unmined = stuck.reduce((a, s) => a + (s.expectedNext - s.latest), 0);
+  d.stuckSenders = stuck.slice(0, 4);
+  d.staleInPool = stale;
+  if (processProbe) d.process = await processProbe().catch((e) => ({ error: e.message }));
+  const after = await q('eth_blockNumber');
+  d.heightAfterDiagnosis = hexNum(after);
+  // One line for the report.
+  const parts = [];
+  if (d.txpoolStatus.error) parts.push(`txpool_status: ${d.txpoolStatus.error}`);
+  else parts.push(`pool ${d.txpoolStatus.pending} pending, ${d.txpoolStatus.queued} queued`);
+  parts.push(`${d.unmined} of ours unmined, ${d.senders.allAccepted ? 'all' : 'NOT all'} accepted`);
+  if (!content.error) {
+    parts.push(`stuck senders' next tx: ${d.stuckNextTx.ready} ready, ${d.stuckNextTx.queued} queued, ${d.stuckNextTx.notInPool} missing`);
+    const x = stale[0];
+    parts.push(
+      stale.length
+        ? `${stale.length} stale pool entr${stale.length > 1 ? 'ies' : 'y'} (nonce ${x.nonce} < account nonce ${x.accountNonce}${x.inLatestBlock ? ', tx is in the latest block' : ''})`
+        : 'no stale pool entry',
+    );
+  }
+  if (d.automine !== undefined) parts.push(`automine ${d.automine ? 'on' : 'off'}`);
+  if (d.process && !d.process.error) parts.push(`${d.process.cpuPercent}% CPU, RSS +${d.process.rssGrowthMiBps} MiB/s`);
+  if (d.heightAfterDiagnosis !== d.latestBlock?.number) parts.push(`height ${d.heightAfterDiagnosis} after diagnosis`);
+  d.summary = parts.join('; ');
+  return d;
 }

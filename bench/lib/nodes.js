@@ -18,9 +18,12 @@ export const DEFAULT_CHAIN_ID = 43214;
 const ANVIL_BIN = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 const HARDHAT_CLI = join(BENCH_DIR, 'node_modules/hardhat/internal/cli/cli.js');
 const GANACHE_CLI = join(BENCH_DIR, 'node_modules/ganache/dist/node/cli.js');
-const POWDER_BIN = join(ROOT_DIR, 'bin/powder.js');
+/** The Powder build measured by default: this checkout's bin/powder.js (run.js --powder=<path> picks another). */
+export const DEFAULT_POWDER_BIN = join(ROOT_DIR, 'bin/powder.js');
+/** The package root a powder bin belongs to (bin/powder.js → its parent folder); Powder runs with it as cwd. */
+export const powderRootOf = (bin) => join(dirname(bin), '..');
 
-/** How to start each node: program, arguments, JSON-RPC path. */
+/** How to start each node: program, arguments, JSON-RPC path. `opts.powderBin`: the Powder build to run. */
 export const NODE_KINDS = {
   anvil: {
     label: 'Anvil',
@@ -54,9 +57,9 @@ export const NODE_KINDS = {
   powder: {
     label: 'Powder',
     rpcPath: '/ext/bc/dev/rpc',
-    command: (port, dataDir) => [
+    command: (port, dataDir, _chainId, { powderBin = DEFAULT_POWDER_BIN } = {}) => [
       process.execPath,
-      [POWDER_BIN, `--http-port=${port}`, '--db-type=memdb', `--data-dir=${dataDir}`, '--api-admin-enabled=true'],
+      [powderBin, `--http-port=${port}`, '--db-type=memdb', `--data-dir=${dataDir}`, '--api-admin-enabled=true'],
     ],
   },
 };
@@ -104,16 +107,16 @@ function probeChainId(port, path) {
  * Starts a node and waits for its first answered eth_chainId.
  * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
  */
-export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000 } = {}) {
+export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN } = {}) {
   const def = NODE_KINDS[kind];
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
-  const [program, args] = def.command(port, dataDir, chainId);
+  const [program, args] = def.command(port, dataDir, chainId, { powderBin });
   const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
   const logFd = openSync(logPath, 'a');
   const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', BENCH_CHAIN_ID: String(chainId), NO_COLOR: '1' };
   const t0 = performance.now();
-  const child = spawn(program, args, { cwd: kind === 'powder' ? ROOT_DIR : BENCH_DIR, stdio: ['ignore', logFd, logFd], env });
+  const child = spawn(program, args, { cwd: kind === 'powder' ? powderRootOf(powderBin) : BENCH_DIR, stdio: ['ignore', logFd, logFd], env });
   closeSync(logFd);
   let exited = null;
   child.on('exit', (code, signal) => (exited = { code, signal }));
@@ -192,4 +195,19 @@ export function memory(pid) {
     }
   }
   return { rss, peak };
+}
+
+/** CPU time (user + system, seconds) used so far by the process tree. */
+export function cpuSeconds(pid) {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14, 15)
+    } catch {
+      /* ended */
+    }
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
 }

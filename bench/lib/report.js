@@ -26,7 +26,7 @@ function cellText(c, unavailable) {
   if (!c || c.runs === 0) return '–';
   if (c.errors) {
     const others = c.n ? `; the other ${c.n}: ${c.n > 1 ? `${fmt(c.median)} (${fmt(c.min)}–${fmt(c.max)})` : fmt(c.median)}` : '';
-    return `**${c.stalled ? 'stalled' : 'error'}** in ${c.errors}/${c.runs} (${esc(c.firstError).slice(0, 180)})${others}`;
+    return `**${c.stalled ? 'stalled' : 'error'}** in ${c.errors}/${c.runs} (${esc(c.firstError).slice(0, c.stalled ? 420 : 180)})${others}`;
   }
   return c.n > 1 ? `${fmt(c.median)} (${fmt(c.min)}–${fmt(c.max)})` : fmt(c.median);
 }

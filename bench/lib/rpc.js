@@ -76,13 +76,15 @@ export function resultOf(text, method) {
 }
 
 /**
- * Closed-loop load: `connections` workers send `body` (the same prepared request) until
- * `durationMs` has passed. Every answer is parsed and must carry a result. A stall stops the run.
+ * Closed-loop load: `connections` workers send the same prepared request (`method`, `params`), or,
+ * with `nextBody`, the next body it returns (called once per request, before the clock starts
+ * for it), until `durationMs` has passed. Every answer is parsed and must carry a result. A stall
+ * stops the run.
  * @returns {{ok:number, errors:number, firstError?:string, stalled:boolean, seconds:number, rps:number, p50:number, p99:number}}
  */
-export async function runLoad({ url, method, params = [], connections, durationMs, timeoutMs = 10_000 }) {
+export async function runLoad({ url, method, params = [], nextBody, connections, durationMs, timeoutMs = 10_000 }) {
   const client = new RpcClient(url, { connections, timeoutMs });
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
+  const fixed = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }));
   const latencies = [];
   let errors = 0;
   let firstError;
@@ -91,6 +93,7 @@ export async function runLoad({ url, method, params = [], connections, durationM
   const end = start + durationMs;
   const worker = async () => {
     while (!stalled && performance.now() < end) {
+      const body = nextBody ? nextBody() : fixed;
       const t0 = performance.now();
       try {
         resultOf(await client.post(body), method);
