@@ -1,13 +1,20 @@
 #!/usr/bin/env node
-// `npx powder`: runs the compiled node; builds it first in a fresh clone.
-import { existsSync } from 'node:fs';
+// `npx powder`: runs the compiled node (dist/powder.mjs, the one-file bundle of dist/src made by
+// scripts/bundle.mjs); builds it first in a fresh clone, and re-bundles after a newer `tsc` build.
+import { existsSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-if (!existsSync(join(root, 'dist/src/cli.js'))) {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+const bundle = join(root, 'dist/powder.mjs');
+const compiled = join(root, 'dist/src/cli.js');
+const mtime = (f) => (existsSync(f) ? statSync(f).mtimeMs : -1);
+if (mtime(bundle) < mtime(compiled) || !existsSync(bundle)) {
+  if (!existsSync(compiled)) {
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  }
+  execFileSync(process.execPath, [join(root, 'scripts/bundle.mjs')], { stdio: 'inherit' });
 }
-const { main } = await import('../dist/src/cli.js');
+const { main } = await import('../dist/powder.mjs');
 await main(process.argv.slice(2));

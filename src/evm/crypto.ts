@@ -4,6 +4,8 @@
 // itself is missing we fall back to @noble/hashes (pulled in by @ethereumjs/*).
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+// Already loaded by @ethereumjs/util; a static import keeps this module free of top-level await.
+import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js';
 
 type KeccakFactory = (alg: 'keccak256') => { update(b: Buffer): { digest(): Buffer } };
 
@@ -44,9 +46,7 @@ function loadSponge(): KeccakState | undefined {
 
 const sponge = loadSponge();
 const native = sponge ? undefined : loadNative();
-const noble = native || sponge
-  ? undefined
-  : ((await import('@noble/hashes/sha3.js')) as { keccak_256: (b: Uint8Array) => Uint8Array }).keccak_256;
+const noble = native || sponge ? undefined : nobleKeccak256;
 
 /** keccak-256 of `bytes` (32 bytes). */
 export function keccak256(bytes: Uint8Array): Uint8Array {

@@ -36,25 +36,40 @@ export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
   return pbkdf2Sync(Buffer.from(mnemonic.normalize('NFKD')), Buffer.from(('mnemonic' + passphrase).normalize('NFKD')), 2048, 64, 'sha512');
 }
 
+/** A BIP-32 extended private key: the key and its chain code. */
+interface ExtendedKey {
+  key: Uint8Array;
+  chain: Uint8Array;
+}
+
+function masterKey(seed: Uint8Array): ExtendedKey {
+  const I = createHmac('sha512', 'Bitcoin seed').update(seed).digest();
+  return { key: I.subarray(0, 32), chain: I.subarray(32) };
+}
+
+/** BIP-32 CKDpriv: the child `part` ("44'", "0", ...) of `parent`. */
+function childKey(parent: ExtendedKey, part: string): ExtendedKey {
+  const hardened = part.endsWith("'");
+  const index = Number.parseInt(hardened ? part.slice(0, -1) : part, 10) + (hardened ? 0x80000000 : 0);
+  const data = Buffer.alloc(37);
+  if (hardened) Buffer.from(parent.key).copy(data, 1);
+  else Buffer.from(publicKey(parent.key, true)).copy(data, 0);
+  data.writeUInt32BE(index >>> 0, 33);
+  const I = createHmac('sha512', parent.chain).update(data).digest();
+  return { key: Buffer.from(to32((toBig(I.subarray(0, 32)) + toBig(parent.key)) % N)), chain: I.subarray(32) };
+}
+
+function derive(from: ExtendedKey, parts: string[]): ExtendedKey {
+  let k = from;
+  for (const part of parts) k = childKey(k, part);
+  return k;
+}
+
 /** BIP-32 private key at `path` (e.g. m/44'/60'/0'/0/0). */
 export function derivePrivateKey(seed: Uint8Array, path: string): Uint8Array {
-  let I = createHmac('sha512', 'Bitcoin seed').update(seed).digest();
-  let key = I.subarray(0, 32);
-  let chain = I.subarray(32);
   const parts = path.split('/');
   if (parts[0] !== 'm') throw new Error(`invalid derivation path ${path}`);
-  for (const part of parts.slice(1)) {
-    const hardened = part.endsWith("'");
-    const index = Number.parseInt(hardened ? part.slice(0, -1) : part, 10) + (hardened ? 0x80000000 : 0);
-    const data = Buffer.alloc(37);
-    if (hardened) Buffer.from(key).copy(data, 1);
-    else Buffer.from(publicKey(key, true)).copy(data, 0);
-    data.writeUInt32BE(index >>> 0, 33);
-    I = createHmac('sha512', chain).update(data).digest();
-    key = Buffer.from(to32((toBig(I.subarray(0, 32)) + toBig(key)) % N));
-    chain = I.subarray(32);
-  }
-  return key;
+  return derive(masterKey(seed), parts.slice(1)).key;
 }
 
 export function checksumAddress(addrHex: string): string {
@@ -70,13 +85,34 @@ export function privateKeyToAddress(priv: Uint8Array): string {
   return checksumAddress(Buffer.from(keccak256(pub).subarray(12)).toString('hex'));
 }
 
+/**
+ * Derived account lists by mnemonic and count. The derivation is pure and runs at every start (the
+ * default genesis and the chain both need it), so it is done once; callers get fresh copies.
+ */
+const derived = new Map<string, readonly DevAccount[]>();
+const MAX_CACHED = 16;
+
 /** The 10 mnemonic accounts followed by the ewoq key. */
 export function devAccounts(mnemonic = DEV_MNEMONIC, count = DEV_ACCOUNT_COUNT): DevAccount[] {
-  const seed = mnemonicToSeed(mnemonic);
+  const key = `${count}\u0000${mnemonic}`;
+  let list = derived.get(key);
+  if (!list) {
+    list = deriveDevAccounts(mnemonic, count);
+    if (derived.size >= MAX_CACHED) derived.delete(derived.keys().next().value!);
+    derived.set(key, list);
+  }
+  return list.map((a) => ({ ...a }));
+}
+
+function deriveDevAccounts(mnemonic: string, count: number): DevAccount[] {
   const out: DevAccount[] = [];
-  for (let i = 0; i < count; i++) {
-    const k = derivePrivateKey(seed, `m/44'/60'/0'/0/${i}`);
-    out.push({ address: privateKeyToAddress(k), privateKey: '0x' + Buffer.from(k).toString('hex') });
+  if (count > 0) {
+    // m/44'/60'/0'/0 once, then only the last level per account.
+    const parent = derive(masterKey(mnemonicToSeed(mnemonic)), ["44'", "60'", "0'", '0']);
+    for (let i = 0; i < count; i++) {
+      const k = childKey(parent, String(i)).key;
+      out.push({ address: privateKeyToAddress(k), privateKey: '0x' + Buffer.from(k).toString('hex') });
+    }
   }
   const ewoq = Buffer.from(EWOQ_PRIVATE_KEY.slice(2), 'hex');
   out.push({ address: privateKeyToAddress(ewoq), privateKey: EWOQ_PRIVATE_KEY });
