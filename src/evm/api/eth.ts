@@ -395,7 +395,7 @@ import { nativeSecp } from '../chain/secp.js';
 function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
   const prefix = Buffer.from(`\x19Ethereum Signed Message:\n${data.length}`);
   const h = keccak256(Buffer.concat([prefix, data]));
-  const { signature, recid } = nativeSecp!.ecdsaSign(h, key);
+  const { signature, recid } = nativeSecp().ecdsaSign(h, key);
   const out = new Uint8Array(65);
   out.set(signature, 0);
   out[64] = recid + 27;

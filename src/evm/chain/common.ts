@@ -5,7 +5,7 @@ import { paramsVM } from '@ethereumjs/vm';
 import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
 import { keccak256 } from '../crypto.js';
-import { nativeEcrecover, nativeEcsign, nativeSecp } from './secp.js';
+import { nativeEcrecover, nativeEcsign, nativeSecpAvailable } from './secp.js';
 
 export type EvmFork = 'london' | 'shanghai' | 'cancun';
 
@@ -15,7 +15,7 @@ export function forkFor(rules: { isDurango: boolean; isEtna: boolean }): EvmFork
 
 export function customCrypto(): CustomCrypto {
   const c: CustomCrypto = { keccak256 };
-  if (nativeSecp) {
+  if (nativeSecpAvailable) {
     c.ecrecover = nativeEcrecover;
     c.ecsign = nativeEcsign as unknown as CustomCrypto['ecsign'];
   }

@@ -1,9 +1,7 @@
 // The dev chain's prefunded accounts: BIP-39 seed + BIP-32/BIP-44 (m/44'/60'/0'/0/i) derivation
 // of the well-known test mnemonic, plus the well-known Avalanche local key "ewoq".
-import { createHmac, pbkdf2Sync } from 'node:crypto';
-import { privateToPublic } from '@ethereumjs/util';
+import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto';
 import { keccak256 } from '../crypto.js';
-import { nativeSecp } from './secp.js';
 
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 /** Avalanche's well-known local-network key (address 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC). */
@@ -24,11 +22,11 @@ function to32(x: bigint): Uint8Array {
   return Buffer.from(x.toString(16).padStart(64, '0'), 'hex');
 }
 
+/** secp256k1 public key (SEC1) through node:crypto — OpenSSL is loaded anyway, the addon is not. */
 function publicKey(priv: Uint8Array, compressed: boolean): Uint8Array {
-  if (nativeSecp) return nativeSecp.publicKeyCreate(priv, compressed);
-  const xy = privateToPublic(priv); // 64 bytes, pure JS
-  if (!compressed) return Uint8Array.from([4, ...xy]);
-  return Uint8Array.from([xy[63] & 1 ? 3 : 2, ...xy.subarray(0, 32)]);
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(priv);
+  return ecdh.getPublicKey(null, compressed ? 'compressed' : 'uncompressed');
 }
 
 /** BIP-39 seed (no passphrase). */

@@ -1,6 +1,7 @@
 // Native secp256k1 (the `secp256k1` package, prebuilt) for the ethereumjs `customCrypto` hooks:
 // sender recovery and signing are the hottest crypto of a dev chain. Falls back to the pure-JS
-// implementation if the native module cannot be loaded.
+// implementation if the native module cannot be found. The addon is loaded on first use, not at
+// start: building its context costs ~10 % of a cold start, and a node may never see a signature.
 import { createRequire } from 'node:module';
 
 interface NativeSecp {
@@ -10,14 +11,24 @@ interface NativeSecp {
   privateKeyTweakAdd(priv: Uint8Array, tweak: Uint8Array): Uint8Array;
 }
 
-let native: NativeSecp | undefined;
-try {
-  native = createRequire(import.meta.url)('secp256k1') as NativeSecp;
-} catch {
-  native = undefined;
-}
+const require = createRequire(import.meta.url);
 
-export const nativeSecp = native;
+/** Whether the native module is installed (resolving it loads nothing). */
+export const nativeSecpAvailable = (() => {
+  try {
+    require.resolve('secp256k1');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+let loaded: NativeSecp | undefined;
+
+/** The native module, loaded on first call; only call when `nativeSecpAvailable`. */
+export function nativeSecp(): NativeSecp {
+  return (loaded ??= require('secp256k1') as NativeSecp);
+}
 
 function pad32(b: Uint8Array): Uint8Array {
   if (b.length === 32) return b;
@@ -37,12 +48,12 @@ export function nativeEcrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array, s
   const sig = new Uint8Array(64);
   sig.set(pad32(r), 0);
   sig.set(pad32(s), 32);
-  return native!.ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1);
+  return nativeSecp().ecdsaRecover(sig, Number(recovery), msgHash, false).subarray(1);
 }
 
 /** ethereumjs `ecsign` (noble `sign` with format 'recovered'): [recovery, r(32), s(32)]. */
 export function nativeEcsign(msgHash: Uint8Array, privateKey: Uint8Array): Uint8Array {
-  const { signature, recid } = native!.ecdsaSign(msgHash, privateKey);
+  const { signature, recid } = nativeSecp().ecdsaSign(msgHash, privateKey);
   const out = new Uint8Array(65);
   out[0] = recid;
   out.set(signature, 1);
