@@ -2,9 +2,15 @@
 // `npx powder`: runs the compiled node (dist/powder.mjs, the one-file bundle of dist/src made by
 // scripts/bundle.mjs); builds it first in a fresh clone, and re-bundles after a newer `tsc` build.
 import { existsSync, statSync } from 'node:fs';
+import v8 from 'node:v8';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+
+// V8 grows the old generation up to ~4x the live data when GC is cheap (measured: ~32 MB live,
+// 115-160 MB old space under a transfer load); 1.5x keeps the peak RSS near the live data at no
+// measured cost in speed. It only takes effect when set before the heap grows, so here.
+v8.setFlagsFromString('--heap-growing-percent=50');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = join(root, 'dist/powder.mjs');

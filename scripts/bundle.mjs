@@ -7,10 +7,28 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+// src/evm/vmTuning.ts patches ethereumjs' Interpreter, which the package does not export: it
+// imports the module by URL at run time. In the bundle that would load a second, unused copy, so
+// the import is made static here and esbuild resolves it to the bundled module itself.
+const interpreterFile = join(root, 'node_modules/@ethereumjs/evm/dist/esm/interpreter.js');
+const staticInterpreter = {
+  name: 'static-interpreter',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/]src[\\/]evm[\\/]vmTuning\.js$/ }, async (args) => {
+      const js = await readFile(args.path, 'utf8');
+      const out = js.replace(/const interpreterURL = [^\n]*\nconst mod = \(?await import\(interpreterURL\)\)?;/, `import * as mod from ${JSON.stringify(interpreterFile)};`);
+      if (out === js) throw new Error('bundle: vmTuning.js no longer has the expected interpreter import');
+      return { contents: out, loader: 'js' };
+    });
+  },
+};
+
 await build({
+  plugins: [staticInterpreter],
   entryPoints: [join(root, 'dist/src/cli.js')],
   outfile: join(root, 'dist/powder.mjs'),
   bundle: true,

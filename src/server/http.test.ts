@@ -200,3 +200,53 @@ test('malformed HTTP on a raw socket: 400 and the connection closes; the node ke
   const r = await rpc(`${t.url}/ext/info`, 'info.getNetworkID');
   assert.deepEqual(r.result, { networkID: '12345' });
 });
+
+/** Header names of a raw HTTP answer, in wire order. */
+function headerNames(raw: string): string[] {
+  return raw.split('\r\n\r\n')[0].split('\r\n').slice(1).map((l) => l.slice(0, l.indexOf(':')));
+}
+
+test("the node's headers (node-id, Vary, CORS) come first and once, also when a handler sets its own with setHeader", async () => {
+  // A handler answering with writeHead only (the JSON-RPC answer).
+  const ok = await rawHTTP(`POST /ext/info HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nContent-Type: application/json\r\nContent-Length: ${CALL.length}\r\nConnection: close\r\n\r\n${CALL}`);
+  assert.match(ok, /^HTTP\/1\.1 200 OK\r\n/);
+  assert.deepEqual(headerNames(ok), [
+    'node-id', 'Vary', 'Access-Control-Allow-Origin', 'Access-Control-Allow-Credentials',
+    'Content-Type', 'X-Content-Type-Options', 'Content-Length', 'Date', 'Connection',
+  ]);
+  assert.ok(ok.includes(`\r\nnode-id: ${t.node.nodeID}\r\n`));
+  assert.ok(ok.endsWith('"result":{"networkID":"12345"},"id":1}\n'));
+  // A handler that calls setHeader before writeHead (the 413 of an oversized body closes the connection).
+  const big = await rawHTTP(`POST /ext/info HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nContent-Type: application/json\r\nContent-Length: 999999999\r\n\r\n{`);
+  assert.match(big, /^HTTP\/1\.1 413 /);
+  assert.deepEqual(headerNames(big), [
+    'node-id', 'Vary', 'Access-Control-Allow-Origin', 'Access-Control-Allow-Credentials',
+    'Connection', 'Content-Type', 'X-Content-Type-Options', 'Content-Length', 'Date',
+  ]);
+  assert.ok(big.includes('\r\nConnection: close\r\n'));
+  // No Origin: only node-id and Vary precede the handler's headers.
+  const plainAnswer = await rawHTTP(`GET /nothing HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  assert.deepEqual(headerNames(plainAnswer), ['node-id', 'Vary', 'Content-Type', 'X-Content-Type-Options', 'Content-Length', 'Date', 'Connection']);
+});
+
+test('Host check result does not stick to a connection: a good Host after a bad one passes, and back', async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const statuses: number[] = [];
+    for (const host of ['localhost', 'evil.example', 'evil.example', 'localhost', 'EVIL.example:1', '127.0.0.1:9']) {
+      statuses.push(
+        await new Promise<number>((resolve, reject) => {
+          const req = http.request(`${t.url}/ext/info`, { method: 'POST', agent, headers: { host, 'content-type': 'application/json' } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          });
+          req.on('error', reject);
+          req.end(CALL);
+        }),
+      );
+    }
+    assert.deepEqual(statuses, [200, 403, 403, 200, 403, 200]);
+  } finally {
+    agent.destroy();
+  }
+});

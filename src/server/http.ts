@@ -5,6 +5,7 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { plain } from '../rpc/gorilla.js';
 import { cleanPath, type Router } from './router.js';
+import type { RouteCalls } from './metrics.js';
 
 export interface HttpServerOptions {
   host: string;
@@ -16,18 +17,96 @@ export interface HttpServerOptions {
   onHandlerError: (err: unknown, req: IncomingMessage) => void;
 }
 
+/**
+ * A response that holds the node's own headers (node-id, Vary, CORS) and sends them, first, in the
+ * handler's writeHead (also the implicit one of a bare `end`): one header block built once, instead
+ * of a validated setHeader per header per request. The header order on the wire is unchanged.
+ */
+export class NodeResponse extends http.ServerResponse {
+  /** [name, value, ...] to send before the handler's headers; undefined once sent. */
+  nodeHeaders: unknown[] | undefined = undefined;
+  /** The route's call counters, closed when the response closes. */
+  call: RouteCalls | undefined = undefined;
+  callStart = 0;
+
+  override writeHead(statusCode: number, reason?: unknown, obj?: unknown): this {
+    const pre = this.nodeHeaders;
+    if (pre === undefined) return super.writeHead(statusCode, reason as string, obj as http.OutgoingHttpHeaders);
+    const headers = typeof reason === 'string' ? obj : (obj ?? reason);
+    const merged = this.getHeaderNames().length === 0 ? flatHeaders(pre, headers) : undefined;
+    if (merged !== undefined) {
+      // Fast path: no setHeader was used; one array, validated once while the head is stored.
+      if (typeof reason === 'string') super.writeHead(statusCode, reason, merged as http.OutgoingHttpHeader[]);
+      else super.writeHead(statusCode, merged as http.OutgoingHttpHeader[]);
+    } else {
+      // The handler used setHeader (or repeats one of ours): put ours first, as setHeader order would.
+      const names = (this as unknown as { getRawHeaderNames(): string[] }).getRawHeaderNames();
+      const values = names.map((n) => this.getHeader(n)!);
+      for (const n of names) this.removeHeader(n);
+      for (let i = 0; i < pre.length; i += 2) this.setHeader(pre[i] as string, pre[i + 1] as string);
+      for (let i = 0; i < names.length; i++) this.setHeader(names[i], values[i]);
+      super.writeHead(statusCode, reason as string, obj as http.OutgoingHttpHeaders);
+    }
+    this.nodeHeaders = undefined;
+    return this;
+  }
+}
+
+/** Our header pairs followed by the handler's, or undefined when a handler header repeats one of
+ *  ours (setHeader would replace ours in place; the slow path does that). */
+function flatHeaders(pre: unknown[], headers: unknown): unknown[] | undefined {
+  if (headers === undefined || headers === null) return pre;
+  const out = pre.slice();
+  if (Array.isArray(headers)) {
+    if (headers.length && Array.isArray(headers[0])) return undefined;
+    for (let i = 0; i < headers.length; i += 2) {
+      if (ownsHeader(pre, headers[i])) return undefined;
+      out.push(headers[i], headers[i + 1]);
+    }
+    return out;
+  }
+  for (const k in headers as Record<string, unknown>) {
+    if (!Object.hasOwn(headers as object, k)) continue;
+    if (ownsHeader(pre, k)) return undefined;
+    out.push(k, (headers as Record<string, unknown>)[k]);
+  }
+  return out;
+}
+
+function ownsHeader(pre: unknown[], name: unknown): boolean {
+  if (typeof name !== 'string') return true; // let node's own path deal with it
+  const l = name.toLowerCase();
+  for (let i = 0; i < pre.length; i += 2) if ((pre[i] as string).toLowerCase() === l) return true;
+  return false;
+}
+
+/** 'close' listener shared by every response (no closure per request). */
+function closeCall(this: NodeResponse): void {
+  const c = this.call;
+  if (c === undefined) return;
+  this.call = undefined;
+  c.finish(this.callStart);
+}
+
 export class HttpServer {
   readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
   /** --http-allowed-origins, lower-cased as rs/cors keeps them. */
   private readonly allowedOrigins: string[];
+  private readonly allowAllOrigins: boolean;
+  private readonly allowAllHosts: boolean;
+  /** The last Host header seen and whether it passed: clients repeat the same one. */
+  private lastHost: string | undefined;
+  private lastHostOK = false;
 
   constructor(
     private readonly router: Router,
     private readonly opts: HttpServerOptions,
   ) {
     this.allowedOrigins = opts.allowedOrigins.map((o) => o.toLowerCase());
-    this.server = http.createServer({ keepAlive: true }, (req, res) => this.onRequest(req, res));
+    this.allowAllOrigins = opts.allowedOrigins.includes('*');
+    this.allowAllHosts = opts.allowedHosts.includes('*');
+    this.server = http.createServer({ keepAlive: true, ServerResponse: NodeResponse }, (req, res) => this.onRequest(req, res)) as unknown as http.Server;
     this.server.keepAliveTimeout = opts.idleTimeoutMs;
     this.server.headersTimeout = Math.max(opts.idleTimeoutMs + 1000, 31_000);
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
@@ -59,9 +138,17 @@ export class HttpServer {
   }
 
   private hostAllowed(req: IncomingMessage): boolean {
-    if (this.opts.allowedHosts.includes('*')) return true;
+    if (this.allowAllHosts) return true;
     const hostHeader = req.headers.host ?? '';
     if (hostHeader === '') return true;
+    if (hostHeader === this.lastHost) return this.lastHostOK;
+    const ok = this.checkHost(hostHeader);
+    this.lastHost = hostHeader;
+    this.lastHostOK = ok;
+    return ok;
+  }
+
+  private checkHost(hostHeader: string): boolean {
     let host = hostHeader;
     if (host.startsWith('[')) host = host.slice(1, host.indexOf(']'));
     else if (host.includes(':')) host = host.slice(0, host.lastIndexOf(':'));
@@ -69,37 +156,40 @@ export class HttpServer {
     return this.opts.allowedHosts.includes(host.toLowerCase());
   }
 
-  /** rs/cors v1.7 with AvalancheGo's options: returns true when the request was a preflight and has been answered. */
-  private cors(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * rs/cors v1.7 with AvalancheGo's options. Answers a preflight (returns true); otherwise leaves the
+   * node's headers (node-id, Vary, CORS) on the response for its writeHead.
+   */
+  private cors(req: IncomingMessage, res: NodeResponse): boolean {
     const origin = req.headers.origin;
-    const allowAll = this.opts.allowedOrigins.includes('*');
+    const allowAll = this.allowAllOrigins;
     const originAllowed = origin !== undefined && origin !== '' && (allowAll || originMatches(this.allowedOrigins, origin));
     const requestMethod = req.headers['access-control-request-method'];
     if (req.method === 'OPTIONS' && requestMethod !== undefined && requestMethod !== '') {
-      res.setHeader('Vary', ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']);
+      const h: unknown[] = ['node-id', this.opts.nodeID, 'Vary', ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']];
       const method = String(requestMethod).toUpperCase();
       const wanted = headerList(req.headers['access-control-request-headers']);
       if (originAllowed && CORS_METHODS.has(method) && wanted.every((h) => CORS_HEADERS.has(h))) {
-        res.setHeader('Access-Control-Allow-Origin', allowAll ? '*' : origin!);
-        res.setHeader('Access-Control-Allow-Methods', method);
-        if (wanted.length) res.setHeader('Access-Control-Allow-Headers', wanted.join(', '));
-        res.setHeader('Access-Control-Allow-Credentials', 'true');
+        h.push('Access-Control-Allow-Origin', allowAll ? '*' : origin!);
+        h.push('Access-Control-Allow-Methods', method);
+        if (wanted.length) h.push('Access-Control-Allow-Headers', wanted.join(', '));
+        h.push('Access-Control-Allow-Credentials', 'true');
       }
       req.resume();
-      res.writeHead(200, { 'Content-Length': 0 });
+      h.push('Content-Length', 0);
+      res.writeHead(200, h as http.OutgoingHttpHeader[]);
       res.end();
       return true;
     }
-    res.setHeader('Vary', 'Origin');
     if (originAllowed && CORS_METHODS.has(req.method ?? '')) {
-      res.setHeader('Access-Control-Allow-Origin', allowAll ? '*' : origin!);
-      res.setHeader('Access-Control-Allow-Credentials', 'true');
+      res.nodeHeaders = ['node-id', this.opts.nodeID, 'Vary', 'Origin', 'Access-Control-Allow-Origin', allowAll ? '*' : origin!, 'Access-Control-Allow-Credentials', 'true'];
+    } else {
+      res.nodeHeaders = ['node-id', this.opts.nodeID, 'Vary', 'Origin'];
     }
     return false;
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    res.setHeader('node-id', this.opts.nodeID);
+  private onRequest(req: IncomingMessage, res: NodeResponse): void {
     if (this.cors(req, res)) return;
     if (!this.hostAllowed(req)) {
       req.resume();
@@ -121,8 +211,9 @@ export class HttpServer {
       req.resume();
       return plain(res, 404, '404 page not found\n');
     }
-    const finished = this.router.calls.start(path);
-    res.once('close', finished);
+    res.call = this.router.calls.entry(path);
+    res.callStart = res.call.begin();
+    res.on('close', closeCall);
     let p: void | Promise<void>;
     try {
       p = handler.http(req, res);
@@ -192,6 +283,8 @@ function decodePath(p: string): string {
 
 /** gorilla/mux's cleanPath: clean, but keep a trailing slash. */
 function canonical(p: string): string {
+  // Already clean (the usual case): absolute, no empty, `.` or `..` segment.
+  if (p.charCodeAt(0) === 47 && !p.includes('//') && !p.includes('/.')) return p;
   if (p === '') return '/';
   let c = cleanPath(p);
   if (p.endsWith('/') && c !== '/') c += '/';

@@ -30,6 +30,9 @@ test('/ext/metrics: Prometheus text format with process, API call and health met
   const calls = /^avalanche_api_calls_processed\{base="\/ext\/info"\} (\d+)$/m.exec(text);
   assert.ok(calls, 'calls to /ext/info are counted');
   assert.equal(Number(calls[1]), 2);
+  const duration = /^avalanche_api_calls_duration\{base="\/ext\/info"\} (\d+)$/m.exec(text);
+  assert.ok(duration && Number(duration[1]) > 0, 'time spent on /ext/info is counted, in whole nanoseconds');
+  assert.match(text, /^avalanche_api_calls_processing\{base="\/ext\/info"\} 0$/m, 'finished calls leave the in-flight gauge');
   assert.match(text, /^avalanche_health_checks_failing\{check="health",tag="all"\} 0$/m);
   assert.match(text, /^avalanche_health_checks_failing\{check="liveness",tag="all"\} 0$/m);
 });

@@ -15,6 +15,7 @@ import { RpcError } from '../rpc/server.js';
 import { address as parseAddress, invalidArg, quantity, type BlockSpec } from './args.js';
 import { checkDataInput, checkOverride, optStateOverrideArg, transactionArgsArg, type TransactionArgs } from '../rpc/params.js';
 import { gethEvmError, revertError } from './errors.js';
+import { CallResultCache, callCacheKey } from './callCache.js';
 import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
 import { isProtected, type BlockBuilder } from '../miner/builder.js';
 import { DEFAULT_FEE_CONFIG, GasPriceOracle, feeConfigJSON } from '../fees/index.js';
@@ -116,6 +117,16 @@ export interface CallOutcome {
 }
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+
+/** A call error that may not be a function of the call's inputs (never cached). */
+class UnexpectedCallError extends RpcError {}
+
+/** eth_call's answer for a call outcome: the hex return data, or the revert / EVM error thrown. */
+function callOutcomeResult(out: CallOutcome): string {
+  if (out.reverted) throw revertError(out.returnValue);
+  if (out.error) throw new RpcError(-32000, out.error);
+  return hex(out.returnValue);
+}
 
 export class EvmBackend {
   /** Dev accounts that eth_sendTransaction can sign for: lower-case address → key. */
@@ -286,7 +297,10 @@ export class EvmBackend {
       ({ result } = await runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }));
     } catch (e) {
       const invalid = this.consensus.invalidTxReason(vm);
-      throw new RpcError(-32000, invalid ?? (e as Error).message);
+      // An exception out of runTx may be a rule of the tx or an internal failure (e.g. a database
+      // read): same answer on the wire, but ethCall must not remember the latter.
+      if (invalid) throw new RpcError(-32000, invalid);
+      throw new UnexpectedCallError(-32000, (e as Error).message);
     } finally {
       if (session) await sm.revert();
     }
@@ -321,9 +335,8 @@ export class EvmBackend {
    */
   private readonly idleSessions = new Map<string, CallSession[]>();
 
-  private async withCallSession<T>(block: Block, fn: (s: CallSession) => Promise<T>): Promise<T> {
-    const key = block.hashHex + hex(this.chain.stateRootOf(block));
-    const session = this.idleSessions.get(key)?.pop() ?? (await this.callSession(block));
+  private async withCallSession<T>(block: Block, root: Uint8Array, key: string, fn: (s: CallSession) => Promise<T>): Promise<T> {
+    const session = this.idleSessions.get(key)?.pop() ?? (await this.sessionAt(block, root));
     let reusable = false;
     try {
       const r = await fn(session);
@@ -345,15 +358,46 @@ export class EvmBackend {
     }
   }
 
+  /** A call session on exactly the state `root` (the one its cache keys name) at `block`. */
+  private async sessionAt(block: Block, root: Uint8Array): Promise<CallSession> {
+    const chain = this.chain;
+    const common = chain.commons.get(chain.forkAt(block.header.timestamp));
+    const sm = chain.state.view(common, root);
+    const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
+    await this.consensus.prepareVM(vm, block.header, block);
+    return { sm, vm };
+  }
+
+  /**
+   * Outcomes of plain eth_calls (no overrides), exact: keyed by block hash, the state root the
+   * call runs on, the fork and every argument (see callCache.ts). Per chain backend.
+   */
+  readonly callResults = new CallResultCache();
+
   /** eth_call result: return data, or the revert / EVM error. */
   async ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): Promise<string> {
     const plain = (!overrides || overrides.size === 0) && !blockOverrides;
-    const out = plain
-      ? await this.withCallSession(block, (session) => this.call(args, block, { session }))
-      : await this.call(args, block, { overrides, blockOverrides });
-    if (out.reverted) throw revertError(out.returnValue);
-    if (out.error) throw new RpcError(-32000, out.error);
-    return hex(out.returnValue);
+    if (!plain) return callOutcomeResult(await this.call(args, block, { overrides, blockOverrides }));
+    // The state root is read once: the session and the cache key both name exactly this state.
+    const root = this.chain.stateRootOf(block);
+    const stateKey = block.hashHex + hex(root);
+    const cacheKey = callCacheKey(stateKey, this.chain.forkAt(block.header.timestamp), args);
+    const memo = cacheKey === undefined ? undefined : this.callResults.get(cacheKey);
+    if (memo) {
+      if ('result' in memo) return memo.result;
+      throw new RpcError(memo.error.code, memo.error.message, memo.error.data);
+    }
+    let result: string;
+    try {
+      result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session })));
+    } catch (e) {
+      // The call's own errors (argument checks, reverts, EVM errors) are as deterministic as its
+      // results; anything else (e.g. a failing database read) is not remembered.
+      if (cacheKey !== undefined && e instanceof RpcError && !(e instanceof UnexpectedCallError)) this.callResults.set(cacheKey, { error: { code: e.code, message: e.message, data: e.data } });
+      throw e;
+    }
+    if (cacheKey !== undefined) this.callResults.set(cacheKey, { result });
+    return result;
   }
 
   /** geth's estimateGas: binary search between the used gas and the cap. */

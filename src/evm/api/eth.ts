@@ -67,6 +67,8 @@ function blockSpec(params: unknown[], i: number, optional = false): BlockSpec | 
   return blockNumberOrHash(required(params, i), i);
 }
 
+const balanceHex = (acc: { balance: bigint }): string => hexQ(acc.balance);
+
 export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   const chain = be.chain;
   const byNumber = (p: unknown[]) => be.resolve(blockNumber(required(p, 0), 0));
@@ -141,10 +143,11 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   const bc: MethodTable = new Map();
   bc.set('eth_chainId', () => hexQ(be.chainId));
   bc.set('eth_blockNumber', () => hexQ(chain.head.header.number));
-  bc.set('eth_getBalance', async (p) => {
+  // Argument errors throw synchronously; the server answers them exactly as a rejection.
+  bc.set('eth_getBalance', (p) => {
     const a = address(required(p, 0), 0);
     const b = be.resolveForState(blockSpec(p, 1));
-    return hexQ((await be.account(b, a)).balance);
+    return be.account(b, a).then(balanceHex);
   });
   bc.set('eth_getCode', async (p) => {
     const a = address(required(p, 0), 0);

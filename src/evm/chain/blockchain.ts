@@ -91,13 +91,14 @@ export class Blockchain {
   accepted(block: Block, receipts: StoredReceipt[], stateRoot: Uint8Array): void {
     this.remember(block);
     this.receiptCache.set(block.hashHex, receipts);
+    if (this.receiptCache.size > 512) this.receiptCache.delete(this.receiptCache.keys().next().value!);
     this.head = block;
     this.headStateRoot = stateRoot;
   }
 
   private remember(b: Block): void {
     this.cache.set(b.hashHex, b);
-    if (this.cache.size > 2048) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size > 256) this.cache.delete(this.cache.keys().next().value!);
   }
 
   blockByHash(hash: Uint8Array): Block | undefined {
@@ -170,7 +171,7 @@ export class Blockchain {
     const root = this.stateRootOf(b);
     const key = hex(root);
     if (this.headView?.root === key) return this.headView.sm;
-    const sm = this.stateView(b);
+    const sm = this.state.readOnly(this.commons.get(this.forkAt(b.header.timestamp)), root);
     if (b.hashHex === this.head.hashHex) this.headView = { root: key, sm };
     return sm;
   }

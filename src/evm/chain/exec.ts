@@ -8,6 +8,8 @@ import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { ChainHeader } from './header.js';
+// Exact interpreter speed-ups (jump-destination analysis memoised per code); see the module.
+import '../vmTuning.js';
 
 const ONE_32 = (() => {
   const b = new Uint8Array(32);

@@ -303,26 +303,28 @@ export class EthRpcServer {
   }
 
   private serveBody(text: string, res: ServerResponse): void {
-    const write = (out: string | undefined) => {
-      if (res.destroyed) return;
-      if (out === undefined) {
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': 0 });
-        res.end();
-        return;
-      }
-      out += '\n';
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(out) });
-      res.end(out);
-    };
     let parsed: unknown;
     try {
       parsed = parseFirstValue(text);
     } catch (e) {
-      if ((e as Error).message === 'EOF') return write(undefined);
-      return write(errorJSON('null', -32700, 'parse error'));
+      if ((e as Error).message === 'EOF') return writeJSON(res, undefined);
+      return writeJSON(res, errorJSON('null', -32700, 'parse error'));
     }
     try {
-      this.serveParsed(parsed, undefined, write);
+      if (Array.isArray(parsed)) {
+        this.serveParsed(parsed, undefined, (out) => writeJSON(res, out));
+        return;
+      }
+      // A single call over HTTP (the usual request): no subscriptions, no per-request closures.
+      const msg = readMsg(parsed);
+      if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return writeJSON(res, undefined);
+      const r = this.handleMsg(msg, undefined, undefined);
+      if (r instanceof Promise) {
+        r.then(
+          (reply) => writeJSON(res, reply?.json),
+          (e) => this.failure(e, (out) => writeJSON(res, out)),
+        );
+      } else writeJSON(res, r?.json);
     } catch (e) {
       this.crashed(e, res);
     }
@@ -621,6 +623,21 @@ function contentTypeOK(header: string | undefined): boolean {
   const mt = (semi >= 0 ? header.slice(0, semi) : header).trim().toLowerCase();
   return ACCEPTED_CONTENT_TYPES.has(mt);
 }
+
+/** Writes a JSON-RPC answer over HTTP in one go (undefined: an empty 200, as for notifications). */
+function writeJSON(res: ServerResponse, out: string | undefined): void {
+  if (res.destroyed) return;
+  if (out === undefined) {
+    res.writeHead(200, EMPTY_JSON_HEADERS);
+    res.end();
+    return;
+  }
+  out += '\n';
+  res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(out))]);
+  res.end(out);
+}
+
+const EMPTY_JSON_HEADERS = ['Content-Type', 'application/json', 'Content-Length', '0'];
 
 function httpError(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
   req.resume();

@@ -4,8 +4,9 @@
 // read view of one chain (content addressing makes sharing safe), bounded by entry count.
 // Reads that hit it skip the key hashing, the trie walk and the node decoding.
 import { RLP } from '@ethereumjs/rlp';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { createAccountFromRLP, type Account, type Address } from '@ethereumjs/util';
+import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account, EthereumJSErrorWithoutCode, concatBytes, createAccountFromRLP, createAddressFromString, unpadBytes, type Address } from '@ethereumjs/util';
+import { BatchTrie, NodeCache, type NodeStore } from './batchTrie.js';
 
 type Slot = Uint8Array | null;
 
@@ -36,16 +37,12 @@ export class FlatCache {
     }
     this.byRoot.delete(from);
     const cur = this.byRoot.get(to);
+    const counted = old.size + (cur?.size ?? 0);
     if (cur) for (const [k, v] of cur) old.set(k, v);
     for (const [k, v] of writes) old.set(k, v);
     this.byRoot.set(to, old);
-    this.recount();
-  }
-
-  private recount(): void {
-    let n = 0;
-    for (const m of this.byRoot.values()) n += m.size;
-    this.entries = n;
+    // Kept up to date here rather than recounted over every root (one map per storage root seen).
+    this.entries += old.size - counted;
     this.evict();
   }
 
@@ -70,11 +67,15 @@ export class FlatCache {
   }
 }
 
-/** MerkleStateManager whose trie reads of accounts and storage go through a FlatCache. */
+/**
+ * MerkleStateManager whose trie reads of accounts and storage go through a FlatCache, and whose
+ * flush updates the tries in one batch each (BatchTrie) instead of one @ethereumjs/mpt put per key.
+ */
 export class FlatStateManager extends MerkleStateManager {
   constructor(
     opts: ConstructorParameters<typeof MerkleStateManager>[0],
     private readonly flat: FlatCache,
+    private readonly nodeCache: NodeCache,
   ) {
     super(opts);
   }
@@ -94,11 +95,80 @@ export class FlatStateManager extends MerkleStateManager {
     return account;
   }
 
-  /** Flushes into the trie, recording the account writes so the flat entries follow the new root. */
+  /**
+   * Writes the cached changes into the tries and records the account writes so the flat entries
+   * follow the new root. Storage and account changes go through BatchTrie (same nodes and roots as
+   * @ethereumjs/mpt); flushes inside a trie checkpoint take the original path.
+   */
   override async flush(): Promise<void> {
     const trie = this._trie;
     const before = hexOf(trie.root());
     const writes = new Map<string, Slot>();
+    if (trie.hasCheckpoints() || this._prefixStorageTrieKeys) await this.flushThroughTrie(writes);
+    else await this.flushBatched(writes);
+    const after = hexOf(trie.root());
+    if (after !== before) this.flat.rebase(before, after, writes);
+  }
+
+  /** The trie key of an address or slot (the chain's keccak, as the base class uses). */
+  private hashKey(b: Uint8Array): Uint8Array {
+    return (this as unknown as { keccakFunction(b: Uint8Array): Uint8Array }).keccakFunction(b);
+  }
+
+  private async flushBatched(writes: Map<string, Slot>): Promise<void> {
+    const trie = this._trie;
+    const db = trie.database();
+    const store: NodeStore = { get: (h) => db.get(h), put: (h, enc) => db.put(h, enc) };
+    // Code as the base class flushes it. The code cache also holds code that was only read: code
+    // already stored under its hash (content addressing) is not stored again, and an account
+    // whose code hash already matches is not marked as changed (the same trie either way).
+    const codeItems = this._caches?.code?.flush() ?? [];
+    const codeDB = this._getCodeDB();
+    for (const [addrHex, elem] of codeItems) {
+      const code = elem.code;
+      if (code === undefined) continue;
+      const addr = createAddressFromString(`0x${addrHex}`);
+      const codeHash = this.hashKey(code);
+      const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash;
+      if ((await codeDB.get(key)) === undefined) await codeDB.put(key, code);
+      const account = await this.getAccount(addr);
+      if (account === undefined) await this.putAccount(addr, new Account());
+      if (account === undefined || Buffer.compare(account.codeHash, codeHash) !== 0) await this.modifyAccountFields(addr, { codeHash });
+    }
+    const storageItems = this._caches?.storage?.flush() ?? [];
+    const byAddress = new Map<string, [Uint8Array, Uint8Array | null][]>();
+    for (const [addrHex, keyHex, value] of storageItems) {
+      const decoded = RLP.decode(value ?? EMPTY) as Uint8Array;
+      let list = byAddress.get(addrHex);
+      if (!list) byAddress.set(addrHex, (list = []));
+      list.push([Buffer.from(keyHex, 'hex'), decoded instanceof Uint8Array && decoded.length ? RLP.encode(decoded) : null]);
+    }
+    for (const [addrHex, slots] of byAddress) {
+      const address = createAddressFromString(`0x${addrHex}`);
+      const account = await this.getAccount(address);
+      if (!account) continue;
+      const st = new BatchTrie(account.storageRoot, store, this.nodeCache);
+      for (const [key, value] of slots) await st.update(this.hashKey(key), value);
+      account.storageRoot = await st.commit();
+      await this.putAccount(address, account);
+    }
+    const accountItems = this._caches?.account?.flush() ?? [];
+    if (accountItems.length) {
+      const at = new BatchTrie(trie.root(), store, this.nodeCache);
+      for (const [addrHex, elem] of accountItems) {
+        const value = elem.accountRLP ?? null;
+        writes.set(addrHex, value && value.length ? value : null);
+        await at.update(this.hashKey(Buffer.from(addrHex, 'hex')), value);
+      }
+      trie.root(await at.commit());
+    }
+    // Storage tries cached by the base class would still point at the old storage roots.
+    if (byAddress.size) this._storageTries = {};
+  }
+
+  /** The original flush (one @ethereumjs/mpt put per key), recording the account writes. */
+  private async flushThroughTrie(writes: Map<string, Slot>): Promise<void> {
+    const trie = this._trie;
     const put = trie.put;
     const del = trie.del;
     trie.put = (key: Uint8Array, value: Uint8Array | null, skip?: boolean) => {
@@ -115,8 +185,21 @@ export class FlatStateManager extends MerkleStateManager {
       delete (trie as { put?: unknown }).put;
       delete (trie as { del?: unknown }).del;
     }
-    const after = hexOf(trie.root());
-    if (after !== before) this.flat.rebase(before, after, writes);
+  }
+
+  /**
+   * With a storage cache, a write goes to the cache only; flush() puts it in the storage trie.
+   * (The base class also writes every SSTORE through to the storage trie at once — its
+   * `cache.put(...) ?? write()` always takes the right side as put returns nothing — which
+   * costs a trie update per SSTORE and changes nothing: flush applies the same writes.)
+   */
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const cache = this._caches?.storage;
+    if (!cache) return super.putStorage(address, key, value);
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
+    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes');
+    if (!(await this.getAccount(address))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
+    cache.put(address, key, RLP.encode(unpadBytes(value)));
   }
 
   override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {

@@ -9,11 +9,14 @@ import { ValueEncoding } from '@ethereumjs/util';
 import type { KVStore } from '../../db/database.js';
 import { OverlayDB, TrieNodeDB } from './trieDB.js';
 import { FlatCache, FlatStateManager } from './flat.js';
+import { NodeCache } from './batchTrie.js';
 
 export class StateStore {
   readonly nodes: TrieNodeDB;
   /** Account and storage reads by trie root, shared by the live state and the views. */
   readonly flat = new FlatCache();
+  /** Decoded trie nodes by hash, for batched trie updates. */
+  readonly trieNodes = new NodeCache();
   constructor(store: KVStore) {
     this.nodes = new TrieNodeDB(store);
   }
@@ -25,7 +28,7 @@ export class StateStore {
       useKeyHashing: true,
       valueEncoding: ValueEncoding.Bytes,
       common,
-      cacheSize: 50_000,
+      cacheSize: 0, // the nodes are in the database already; a node cache only duplicated them (memory)
       root,
     });
     return new FlatStateManager(
@@ -35,6 +38,7 @@ export class StateStore {
         caches: new Caches({ account: { size: 100_000 }, storage: { size: 100_000 }, code: { size: 5_000 } }),
       },
       this.flat,
+      this.trieNodes,
     );
   }
 
@@ -47,7 +51,16 @@ export class StateStore {
       common,
       root,
     });
-    return new FlatStateManager({ common, trie, caches: new Caches({ account: { size: 1000 }, storage: { size: 1000 }, code: { size: 100 } }) }, this.flat);
+    return new FlatStateManager({ common, trie, caches: new Caches({ account: { size: 1000 }, storage: { size: 1000 }, code: { size: 100 } }) }, this.flat, this.trieNodes);
+  }
+
+  /**
+   * A state manager at `root` that is only read (head reads, pool checks): no caches of its own,
+   * reads go through the shared flat cache. One is made per new head, so it must be cheap.
+   */
+  readOnly(common: Common, root: Uint8Array): MerkleStateManager {
+    const trie = new MerklePatriciaTrie({ db: new OverlayDB(this.nodes), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common, root });
+    return new FlatStateManager({ common, trie }, this.flat, this.trieNodes);
   }
 
   hasRoot(root: Uint8Array): boolean {

@@ -1,0 +1,134 @@
+// An exact memo of eth_call outcomes. A plain eth_call (no state or block overrides) is a
+// deterministic function of:
+//   - the block: its header (number, time — hence the fork and the active precompiles —, gas
+//     limit, coinbase, base fee) and, through BLOCKHASH, its ancestors — all fixed by its hash;
+//     the block is canonical when resolved, so the canonical hashes below it are its ancestors;
+//   - the state the call runs on: `chain.stateRootOf(block)`, which differs from the header's root
+//     after test-control edits of the head (anvil_setBalance & co. write a new root); the state
+//     under a root never changes (content-addressed trie), so evm_revert/snapshot and every edit
+//     simply select another key;
+//   - the fork the block's time selects (derived from the hash; kept in the key for clarity);
+//   - every call argument, including the access list (warp predicates travel in it; eth_call
+//     treats them as valid and unverified, as Subnet-EVM does, so they too are a function of the
+//     key) — node-wide settings such as the RPC gas cap are fixed for the cache's owner.
+// Results and the call's own errors (reverts, EVM errors, argument checks) are replayed; internal
+// failures are never stored. Entries of old blocks age out (two LRU-like generations,
+// bounded by entries and by size).
+import type { CallArgs } from './backend.js';
+
+/** What a call produced: the hex result, or the JSON-RPC error it raised. */
+export type CallOutcomeMemo = { result: string } | { error: { code: number; message: string; data?: unknown } };
+
+/** Calls whose data or result exceed this are not kept (they would crowd the cache out). */
+const MAX_ITEM_CHARS = 16 * 1024;
+
+export class CallResultCache {
+  // Two generations instead of a strict LRU: a Map that is emptied from the front degrades (its
+  // iteration skips the deleted slots), while swapping generations is O(1). A hit in the old
+  // generation moves the entry to the current one; when the current generation is full it
+  // becomes the old one and the previous old generation is dropped.
+  private current = new Map<string, CallOutcomeMemo>();
+  private previous = new Map<string, CallOutcomeMemo>();
+  private currentChars = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(
+    /** At most this many entries are kept (two generations of half of it). */
+    readonly maxEntries = 4096,
+    /** Approximate bound on the characters held in keys and values (~2 bytes each). */
+    readonly maxChars = 2 * 1024 * 1024,
+  ) {}
+
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+
+  get(key: string): CallOutcomeMemo | undefined {
+    let memo = this.current.get(key);
+    if (memo === undefined) {
+      memo = this.previous.get(key);
+      if (memo === undefined) {
+        this.misses++;
+        return undefined;
+      }
+      this.previous.delete(key);
+      this.add(key, memo);
+    }
+    this.hits++;
+    return memo;
+  }
+
+  set(key: string, memo: CallOutcomeMemo): void {
+    if (memoChars(memo) > MAX_ITEM_CHARS) return;
+    this.previous.delete(key);
+    this.add(key, memo);
+  }
+
+  private add(key: string, memo: CallOutcomeMemo): void {
+    if (this.current.size >= this.maxEntries / 2 || this.currentChars >= this.maxChars / 2) {
+      this.previous = this.current;
+      this.current = new Map();
+      this.currentChars = 0;
+    }
+    if (!this.current.has(key)) this.currentChars += key.length + memoChars(memo) + 64;
+    this.current.set(key, memo);
+  }
+
+  clear(): void {
+    this.current.clear();
+    this.previous.clear();
+    this.currentChars = 0;
+  }
+}
+
+function memoChars(memo: CallOutcomeMemo): number {
+  return 'result' in memo ? memo.result.length : memo.error.message.length + (typeof memo.error.data === 'string' ? memo.error.data.length : 64);
+}
+
+/**
+ * The cache key of a plain eth_call, or undefined when it must not be cached (call data too
+ * large to be worth keeping). `stateKey` identifies the block and the state root it runs on.
+ * Every own field of `args` goes in (named), so a field added to CallArgs later can't be
+ * forgotten; fields come in the object's own order (the parser's), which can only cost a hit.
+ */
+export function callCacheKey(stateKey: string, fork: string, args: CallArgs): string | undefined {
+  let key = stateKey + '|' + fork;
+  for (const f in args) {
+    const v = (args as Record<string, unknown>)[f];
+    if (v === undefined) continue;
+    const s = encodeValue(v);
+    if (s === undefined) return undefined;
+    key += '|' + f + '=' + s;
+    if (key.length > MAX_ITEM_CHARS) return undefined;
+  }
+  return key;
+}
+
+function encodeValue(v: unknown): string | undefined {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'bigint') return v.toString(16) + 'n';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Uint8Array) return 'x' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+  if (Array.isArray(v)) {
+    const parts: string[] = [];
+    for (const x of v) {
+      const s = encodeValue(x);
+      if (s === undefined) return undefined;
+      parts.push(s);
+    }
+    return '[' + parts.join(',') + ']';
+  }
+  if (v && typeof v === 'object') {
+    const parts: string[] = [];
+    for (const k of Object.keys(v).sort()) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x === undefined) continue;
+      const s = encodeValue(x);
+      if (s === undefined) return undefined;
+      parts.push(JSON.stringify(k) + ':' + s);
+    }
+    return '{' + parts.join(',') + '}';
+  }
+  return undefined; // an unknown kind of value: don't cache rather than guess
+}
