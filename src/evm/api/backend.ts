@@ -319,13 +319,7 @@ export class EvmBackend {
 
   /** State + VM at `block` for several runs (estimateGas): built once, each run reverted. */
   async callSession(block: Block, overrides?: Map<string, StateOverride>): Promise<CallSession> {
-    const chain = this.chain;
-    const common = chain.commons.get(chain.forkAt(block.header.timestamp));
-    const sm = chain.stateView(block);
-    if (overrides) await this.applyOverrides(sm, overrides);
-    const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
-    await this.consensus.prepareVM(vm, block.header, block);
-    return { sm, vm };
+    return this.sessionAt(block, this.chain.stateRootOf(block), overrides);
   }
 
   /**
@@ -359,10 +353,11 @@ export class EvmBackend {
   }
 
   /** A call session on exactly the state `root` (the one its cache keys name) at `block`. */
-  private async sessionAt(block: Block, root: Uint8Array): Promise<CallSession> {
+  private async sessionAt(block: Block, root: Uint8Array, overrides?: Map<string, StateOverride>): Promise<CallSession> {
     const chain = this.chain;
     const common = chain.commons.get(chain.forkAt(block.header.timestamp));
     const sm = chain.state.view(common, root);
+    if (overrides) await this.applyOverrides(sm, overrides);
     const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
     await this.consensus.prepareVM(vm, block.header, block);
     return { sm, vm };
