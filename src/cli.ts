@@ -66,6 +66,7 @@ export async function main(argv: string[]): Promise<void> {
     await node.stop();
     process.exit(0);
   };
+  node.onSelfStop((code) => process.exit(code));
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 }

@@ -41,6 +41,9 @@ export interface NodeConfig {
   pluginDir: string;
   pluginDirExplicit: boolean;
   profileDir: string;
+  profileContinuousEnabled: boolean;
+  profileContinuousFreqMs: number;
+  profileContinuousMaxFiles: number;
   chainConfigDir: string;
   chainConfigDirExplicit: boolean;
   chainAliasesFile: string;
@@ -204,6 +207,9 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     pluginDir: path('plugin-dir'),
     pluginDirExplicit: isSet('plugin-dir'),
     profileDir: path('profile-dir'),
+    profileContinuousEnabled: merged.get('profile-continuous-enabled') as boolean,
+    profileContinuousFreqMs: merged.get('profile-continuous-freq') as number,
+    profileContinuousMaxFiles: merged.get('profile-continuous-max-files') as number,
     chainConfigDir: path('chain-config-dir'),
     chainConfigDirExplicit: isSet('chain-config-dir'),
     chainAliasesFile: path('chain-aliases-file'),

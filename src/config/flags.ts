@@ -43,6 +43,9 @@ export const FLAGS: FlagDef[] = [
   { name: 'log-rotater-compress-enabled', type: 'bool', default: false, help: 'gzip rotated files' },
   { name: 'plugin-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/plugins', help: 'VM plugin directory' },
   { name: 'profile-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/profiles', help: 'profile output directory' },
+  { name: 'profile-continuous-enabled', type: 'bool', default: false, help: 'profile continuously into <profile-dir>/continuous' },
+  { name: 'profile-continuous-freq', type: 'duration', default: 15 * 60_000, help: 'how long each continuous profile runs before it is written and rotated' },
+  { name: 'profile-continuous-max-files', type: 'uint', default: 5, help: 'rotated continuous profile files kept per kind' },
   { name: 'chain-config-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/chains', help: '<dir>/<chain ID or alias>/config.json, upgrade.json' },
   { name: 'chain-aliases-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/chains/aliases.json', help: 'chain aliases (JSON)' },
   { name: 'chain-aliases-file-content', type: 'string', default: '', help: 'base64 chain aliases' },
@@ -135,9 +138,12 @@ export function parseValue(def: FlagDef, raw: unknown, src: Source): unknown {
     case 'duration':
       try {
         const ms = parseDuration(raw);
+        // AvalancheGo's own text for this one (config.go getProfilerConfig).
+        if (ms < 0 && def.name === 'profile-continuous-freq') throw new ConfigError('profile-continuous-freq must be >= 0');
         if (ms < 0) throw new Error('must be >= 0');
         return ms;
       } catch (e) {
+        if (e instanceof ConfigError) throw e;
         throw bad((e as Error).message);
       }
     case 'list':

@@ -17,6 +17,7 @@ import { registerNodeAPIs } from '../api/register.js';
 import type { NodeServices } from '../vms/types.js';
 import { ValidatorManager, type ValidatorDefinition } from '../validators/manager.js';
 import { validatorsService } from '../validators/service.js';
+import { ContinuousProfiler } from '../profiler/continuous.js';
 
 export class Node implements NodeServices {
   readonly config: NodeConfig;
@@ -31,6 +32,8 @@ export class Node implements NodeServices {
   readonly startedAt = Date.now();
   private http!: HttpServer;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
+  private readonly selfStopListeners: ((exitCode: number) => void)[] = [];
+  private selfStopCode: number | undefined;
   url = '';
   stopped = false;
 
@@ -114,6 +117,21 @@ export class Node implements NodeServices {
     this.cleanups.push(f);
   }
 
+  /** `f` runs after the node stopped itself on a fatal error, with the exit code the real node exits with. */
+  onSelfStop(f: (exitCode: number) => void): void {
+    if (this.selfStopCode !== undefined) f(this.selfStopCode);
+    else this.selfStopListeners.push(f);
+  }
+
+  /** A fatal error: logged at FATAL, then the node shuts down (AvalancheGo's Log.Fatal + Shutdown(1)). */
+  private async fatal(msg: string, err: Error): Promise<void> {
+    if (this.stopped) return;
+    this.log.fatal(msg, { error: err.message });
+    await this.stop();
+    this.selfStopCode = 1;
+    for (const f of this.selfStopListeners) f(1);
+  }
+
   static async start(options: NodeOptions = {}, config?: NodeConfig): Promise<Node> {
     const node = new Node(config ?? resolveConfig({ options }));
     try {
@@ -148,6 +166,7 @@ export class Node implements NodeServices {
     this.url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
 
     await registerNodeAPIs(this);
+    this.initContinuousProfiler();
 
     const chainAliases = readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain');
     if (chainAliases !== undefined) this.chains.applyAliases(chainAliases);
@@ -163,6 +182,19 @@ export class Node implements NodeServices {
     mkdirSync(join(c.processContextFile, '..'), { recursive: true });
     writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: `${c.publicIp || '127.0.0.1'}:${c.stakingPort}` }, null, '\t'));
     this.log.info('node started', { nodeID: this.nodeID, uri: this.url });
+  }
+
+  /** node.go initProfiler: --profile-continuous-enabled runs the continuous profiler until stop. */
+  private initContinuousProfiler(): void {
+    const c = this.config;
+    if (!c.profileContinuousEnabled) {
+      this.log.info('skipping profiler initialization because it has been disabled');
+      return;
+    }
+    this.log.info('initializing continuous profiler');
+    const profiler = new ContinuousProfiler(c.profileDir, c.profileContinuousFreqMs, c.profileContinuousMaxFiles);
+    profiler.dispatch((err) => void this.fatal('continuous profiler failed', err));
+    this.onStop(() => profiler.shutdown());
   }
 
   /** Subnet-EVM chains serve validators.getCurrentValidators at /ext/bc/<chain>/validators. */
