@@ -37,6 +37,8 @@ import type { Block } from './blockchain.js';
 import type { ChainHeader } from './header.js';
 import { timeMs } from './header.js';
 import type { StoredReceipt } from './store.js';
+import { processBeaconBlockRoot } from './beaconRoot.js';
+import { execBlock } from './exec.js';
 import type { PoolHead } from '../txpool/pool.js';
 import { effectiveTip } from '../txpool/pool.js';
 
@@ -140,7 +142,7 @@ export class Consensus {
 
   /**
    * Block start (§6.4, §9.1): precompile activations (by ascending address), then state
-   * upgrades, then the EVM is wired for the block's rules.
+   * upgrades, then the EVM is wired for the block's rules, then EIP-4788's beacon-root call.
    */
   async onBlockStart(vm: VM, sm: MerkleStateManager, parent: Block, header: ChainHeader, feeConfig: FeeConfig): Promise<void> {
     void feeConfig;
@@ -157,6 +159,7 @@ export class Consensus {
       }
     }
     configureEVM(vm.evm as never, this.rulesAt(header.timestamp), this.env);
+    await processBeaconBlockRoot(vm, header, execBlock(header, vm.common));
   }
 
   private async activations(sm: MerkleStateManager, parentTime: bigint | undefined, blockTime: bigint, blockNumber: bigint): Promise<void> {
