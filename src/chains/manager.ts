@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { Aliaser } from '../ids/aliaser.js';
 import { idFromContent, parseID } from '../ids/ids.js';
 import type { Database } from '../db/database.js';
-import type { LogFactory, Logger } from '../logging/logger.js';
+import type { LogFactory, Logger, NamedLogger } from '../logging/logger.js';
 import { withRequestLog } from '../logging/requests.js';
 import type { RouteHandler, Router } from '../server/router.js';
 import { GorillaServer, bool, optStr, str, strArray, uint64 } from '../rpc/gorilla.js';
@@ -269,7 +269,7 @@ export class ChainManager {
     };
   }
 
-  private chainLogger(primaryAlias: string): Logger {
+  private chainLogger(primaryAlias: string): NamedLogger {
     try {
       return this.deps.logs.make(primaryAlias, `${primaryAlias} Chain`);
     } catch {

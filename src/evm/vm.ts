@@ -2,6 +2,7 @@
 // table served on /rpc and /ws.
 import { Account, Address } from '@ethereumjs/util';
 import type { ChainContext, ChainVM } from '../vms/types.js';
+import type { RouteHandler } from '../server/router.js';
 import { createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc/server.js';
 import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/index.js';
 import { checkConfigCompatible } from './config/compat.js';
@@ -18,6 +19,9 @@ import { EvmSubscriptions } from './api/filters.js';
 import { desiredMinDelayExcess } from './fees/index.js';
 import { NODE_VERSION } from '../api/info/version.js';
 import { WarpChain, registerWarp } from '../warp/chain.js';
+import { vmConfigJSON } from './admin/vmConfigJson.js';
+import { gethLevel } from './admin/vmLogger.js';
+import { chainAdminService } from './admin/service.js';
 
 export const SUBNET_EVM_VERSION = 'v0.8.0';
 
@@ -42,6 +46,18 @@ function idBytes(cb58: string): Uint8Array {
 
 export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> {
   const vmConfig = parseVmConfig(ctx.config, ctx.options);
+  // Subnet-EVM's config struct, defaults filled in (admin.getVMConfig); bad durations fail here.
+  let fullConfig: Record<string, unknown>;
+  try {
+    fullConfig = vmConfigJSON(vmConfig.file, { 'eth-apis': vmConfig.file['eth-apis'] ?? vmConfig.ethApis });
+  } catch (e) {
+    throw new Error(`failed to unmarshal config ${JSON.stringify(vmConfig.file)}: ${(e as Error).message}`);
+  }
+  try {
+    ctx.log.sourceLevel = gethLevel(fullConfig['log-level']);
+  } catch (e) {
+    throw new Error(`failed to parse log level: ${(e as Error).message} `);
+  }
   const genesis: Genesis = parseGenesis(ctx.genesis, ctx.networkID, ctx.upgrade);
   const cfg = genesis.config;
   const rulesView: ChainRulesView = {
@@ -97,6 +113,10 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const methods: Map<string, RpcMethod> = buildMethodTable(backend, subscriptions);
   if (warp.apiEnabled) for (const [k, v] of warp.methods()) methods.set(k, v);
   let handlers: EthRpcHandlers | undefined;
+  const admin =
+    vmConfig.file['admin-api-enabled'] === true
+      ? chainAdminService({ adminApiDir: String(fullConfig['admin-api-dir']), primaryAlias: ctx.primaryAlias, log: ctx.log, vmConfig: () => fullConfig })
+      : undefined;
 
   return {
     createHandlers() {
@@ -108,7 +128,9 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
         bodyLimit: vmConfig.httpBodyLimit,
         log: ctx.log,
       });
-      return { '/rpc': handlers.rpc, '/ws': handlers.ws };
+      const routes: Record<string, RouteHandler> = { '/rpc': handlers.rpc, '/ws': handlers.ws };
+      if (admin) routes['/admin'] = ctx.rpc.gorilla('admin', admin.service);
+      return routes;
     },
     health() {
       return { lastAcceptedHeight: Number(chain.head.header.number), lastAcceptedHash: chain.head.hashHex };
@@ -125,6 +147,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
       miner.close();
       subscriptions.close();
       handlers?.close();
+      await admin?.close();
       // Let an in-flight block write finish before the database closes.
       const release = await miner.lock.acquire();
       release();

@@ -18,6 +18,11 @@ export interface Logger {
   fatal(msg: string, fields?: Fields): void;
   /** True when an entry at this level would be written anywhere (skip building costly fields). */
   enabled(level: Level): boolean;
+  /**
+   * The source's own filter, applied before the log and display levels: entries below it are
+   * dropped (a VM's own log level, e.g. Subnet-EVM's `log-level`). Default: everything passes.
+   */
+  sourceLevel?: Level;
 }
 
 export type LogFormat = 'plain' | 'colors' | 'json';
@@ -42,6 +47,7 @@ type LevelMethod = (msg: string, fields?: Fields) => void;
 export class NamedLogger implements Logger {
   private file: RotatingFile | undefined;
   private reportedFileError = false;
+  sourceLevel: Level = Levels.Verbo;
 
   constructor(
     readonly name: string,
@@ -53,8 +59,16 @@ export class NamedLogger implements Logger {
   ) {}
 
   enabled(level: Level): boolean {
+    return level >= this.sourceLevel && this.nodeEnabled(level);
+  }
+
+  /** As enabled(), for the node's own entries on this logger, which the source level doesn't filter. */
+  nodeEnabled(level: Level): boolean {
     return level < Levels.Off && (level >= this.logLevel || level >= this.displayLevel);
   }
+
+  /** A DEBUG entry the node writes on this logger (e.g. a chain's request log): not subject to sourceLevel. */
+  nodeDebug(m: string, f?: Fields) { this.log(Levels.Debug, m, f, this.nodeDebug, false); }
 
   verbo(m: string, f?: Fields) { this.log(Levels.Verbo, m, f, this.verbo); }
   debug(m: string, f?: Fields) { this.log(Levels.Debug, m, f, this.debug); }
@@ -64,8 +78,8 @@ export class NamedLogger implements Logger {
   error(m: string, f?: Fields) { this.log(Levels.Error, m, f, this.error); }
   fatal(m: string, f?: Fields) { this.log(Levels.Fatal, m, f, this.fatal); }
 
-  private log(level: Level, msg: string, fields: Fields | undefined, method: LevelMethod): void {
-    if (level >= Levels.Off) return;
+  private log(level: Level, msg: string, fields: Fields | undefined, method: LevelMethod, fromSource = true): void {
+    if (level >= Levels.Off || (fromSource && level < this.sourceLevel)) return;
     const toFile = level >= this.logLevel;
     const toDisplay = level >= this.displayLevel;
     if (!toFile && !toDisplay) return;

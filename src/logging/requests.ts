@@ -2,12 +2,13 @@
 // chain's logger. The level check comes first so a chain at INFO pays one comparison per request.
 import type { RouteHandler } from '../server/router.js';
 import { Levels } from './levels.js';
-import type { Logger } from './logger.js';
+import type { NamedLogger } from './logger.js';
 
-export function withRequestLog(handler: RouteHandler, log: Logger): RouteHandler {
+export function withRequestLog(handler: RouteHandler, log: NamedLogger): RouteHandler {
   const wrapped: RouteHandler = {
     http(req, res) {
-      if (log.enabled(Levels.Debug)) log.debug('API request', { path: req.url, method: req.method });
+      // The node's entry, so the chain VM's own log level (e.g. Subnet-EVM's log-level) doesn't filter it.
+      if (log.nodeEnabled(Levels.Debug)) log.nodeDebug('API request', { path: req.url, method: req.method });
       return handler.http(req, res);
     },
   };

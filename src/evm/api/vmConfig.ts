@@ -31,6 +31,8 @@ export const KNOWN_APIS = new Set([
 ]);
 
 export interface ParsedVmConfig extends VmConfig {
+  /** config.json as given ({} without one). */
+  file: Record<string, unknown>;
   blockTimeMs: number;
   httpBodyLimit: number;
   minDelayTarget?: bigint;
@@ -75,6 +77,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   const bt = options.blockTime ?? options['block-time'];
   if (bt !== undefined && bt !== null) blockTimeMs = typeof bt === 'number' ? bt : durationMs(bt);
   return {
+    file: c,
     ethApis: apis,
     rpcGasCap: BigInt(num('rpc-gas-cap', 50_000_000)),
     rpcTxFeeCap: num('rpc-tx-fee-cap', 100),
