@@ -2,7 +2,8 @@
 // transaction submission, and the state at a block.
 import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, createAddressFromString } from '@ethereumjs/util';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { StateManagerInterface } from '@ethereumjs/common';
+import { CallState } from '../state/callState.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
 import type { Block, Blockchain } from '../chain/blockchain.js';
@@ -103,7 +104,7 @@ export function parseBlockOverrides(v: unknown, i: number): BlockOverrides | und
 }
 
 export interface CallSession {
-  sm: MerkleStateManager;
+  sm: StateManagerInterface;
   vm: VM;
 }
 
@@ -188,7 +189,7 @@ export class EvmBackend {
 
   // --- execution ----------------------------------------------------------------------------
 
-  private async applyOverrides(sm: MerkleStateManager, overrides: Map<string, StateOverride>): Promise<void> {
+  private async applyOverrides(sm: StateManagerInterface, overrides: Map<string, StateOverride>): Promise<void> {
     for (const [addr, o] of overrides) {
       const a = createAddressFromString(addr);
       const acc = (await sm.getAccount(a)) ?? new Account();
@@ -233,7 +234,7 @@ export class EvmBackend {
     const fork = chain.forkAt(header.timestamp);
     const common = chain.commons.get(fork);
     const session = opts.session;
-    const sm = session?.sm ?? chain.stateView(block);
+    const sm: StateManagerInterface = session?.sm ?? chain.stateView(block);
     if (!session && opts.overrides) await this.applyOverrides(sm, opts.overrides);
     const from = createAddressFromString(args.from ?? '0x0000000000000000000000000000000000000000');
     const cap = this.config.rpcGasCap;
@@ -356,7 +357,8 @@ export class EvmBackend {
   private async sessionAt(block: Block, root: Uint8Array, overrides?: Map<string, StateOverride>): Promise<CallSession> {
     const chain = this.chain;
     const common = chain.commons.get(chain.forkAt(block.header.timestamp));
-    const sm = chain.state.view(common, root);
+    // The state root's content is read once per root (StateReader); the session's writes are an overlay.
+    const sm = new CallState(chain.state.reader(common, root));
     if (overrides) await this.applyOverrides(sm, overrides);
     const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
     await this.consensus.prepareVM(vm, block.header, block);

@@ -10,6 +10,7 @@ import type { KVStore } from '../../db/database.js';
 import { OverlayDB, TrieNodeDB } from './trieDB.js';
 import { FlatCache, FlatStateManager } from './flat.js';
 import { NodeCache } from './batchTrie.js';
+import { StateReader } from './callState.js';
 
 export class StateStore {
   readonly nodes: TrieNodeDB;
@@ -61,6 +62,23 @@ export class StateStore {
   readOnly(common: Common, root: Uint8Array): MerkleStateManager {
     const trie = new MerklePatriciaTrie({ db: new OverlayDB(this.nodes), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common, root });
     return new FlatStateManager({ common, trie }, this.flat, this.trieNodes);
+  }
+
+  /** Readers of the last few state roots calls ran on (each keeps what its calls read). */
+  private readonly readers = new Map<string, StateReader>();
+
+  /** The content of state `root`, read once and kept, for eth_call / estimateGas runs. */
+  reader(common: Common, root: Uint8Array): StateReader {
+    const key = Buffer.from(root).toString('hex');
+    let r = this.readers.get(key);
+    if (r) {
+      this.readers.delete(key);
+    } else {
+      r = new StateReader(root, this.readOnly(common, root), this, common);
+      if (this.readers.size >= 4) this.readers.delete(this.readers.keys().next().value!);
+    }
+    this.readers.set(key, r); // most recent last
+    return r;
   }
 
   hasRoot(root: Uint8Array): boolean {

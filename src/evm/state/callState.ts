@@ -1,0 +1,284 @@
+// The state eth_call and eth_estimateGas run on: a StateReader holds what one state root contains
+// (decoded accounts, storage values, code), kept across calls on that root — a root's content never
+// changes, so nothing in it can go stale — and a CallState is the EVM's state manager for a run: a
+// journaled overlay of the run's writes over the reader, checkpointed and reverted like
+// MerkleStateManager's caches. A call thus costs map lookups for what earlier calls on the same
+// state already read, instead of trie walks, RLP decoding and a fresh copy of every cache.
+//
+// Semantics follow MerkleStateManager (the state manager blocks are built with): storage is read
+// at the account's current storageRoot, deleted accounts have no storage, clearStorage empties it,
+// putStorage needs an existing account and stores unpadded values.
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { CODEHASH_PREFIX, OriginalStorageCache, type MerkleStateManager } from '@ethereumjs/statemanager';
+import { Account, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, concatBytes, equalsBytes, unpadBytes, type Address } from '@ethereumjs/util';
+import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/common';
+import { keccak256 } from '../crypto.js';
+import type { StateStore } from './state.js';
+import { OverlayDB } from './trieDB.js';
+
+const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const EMPTY = new Uint8Array(0);
+/** Entries a reader keeps before it starts over (memory bound; a miss only costs a trie read). */
+const MAX_READER_ENTRIES = 100_000;
+
+const copyAccount = (a: Account) => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
+
+/** What one state root contains, read once and kept (content addressing: it never changes). */
+export class StateReader {
+  private readonly accounts = new Map<string, Account | null>();
+  /** storageRoot hex ‖ slot hex → value (unpadded; empty when unset). */
+  private readonly slots = new Map<string, Uint8Array>();
+  /** code hash hex → code (the same instance every time, so per-code caches keyed by it hit). */
+  private readonly codes = new Map<string, Uint8Array>();
+  private readonly storageTries = new Map<string, MerklePatriciaTrie>();
+
+  constructor(
+    readonly root: Uint8Array,
+    private readonly base: MerkleStateManager,
+    private readonly store: StateStore,
+    private readonly common: Common,
+  ) {}
+
+  /** The account at this root (shared: callers must not change it). */
+  async account(address: Address, addrHex: string): Promise<Account | undefined> {
+    let a = this.accounts.get(addrHex);
+    if (a === undefined) {
+      a = (await this.base.getAccount(address)) ?? null;
+      this.bound(this.accounts);
+      this.accounts.set(addrHex, a);
+    }
+    return a ?? undefined;
+  }
+
+  /** The value of `slot` in the storage trie whose root is `storageRoot`. */
+  async slot(storageRoot: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
+    const rootHex = hexOf(storageRoot);
+    const slotHex = hexOf(slot);
+    const key = rootHex + slotHex;
+    let v = this.slots.get(key);
+    if (v === undefined) {
+      let rlp = this.store.flat.get(rootHex, slotHex);
+      if (rlp === undefined) {
+        rlp = await this.storageTrie(rootHex, storageRoot).get(slot);
+        this.store.flat.set(rootHex, slotHex, rlp);
+      }
+      v = rlp === null ? EMPTY : (RLP.decode(rlp) as Uint8Array);
+      this.bound(this.slots);
+      this.slots.set(key, v);
+    }
+    return v;
+  }
+
+  /** The code of `address`, whose account (at any state) has `codeHash`. */
+  async code(address: Address, codeHash: Uint8Array): Promise<Uint8Array> {
+    const hashHex = hexOf(codeHash);
+    let c = this.codes.get(hashHex);
+    if (c === undefined) {
+      // Code is stored by hash, so the base state's code DB has it whatever root it is read at.
+      c = await this.base.getCode(address);
+      if (!equalsBytes(keccak256(c), codeHash)) c = await this.codeByHash(codeHash);
+      this.bound(this.codes);
+      this.codes.set(hashHex, c);
+    }
+    return c;
+  }
+
+  private async codeByHash(codeHash: Uint8Array): Promise<Uint8Array> {
+    const db = (this.base as unknown as { _getCodeDB(): { get(k: Uint8Array): Promise<Uint8Array | undefined> } })._getCodeDB();
+    const prefixed = (this.base as unknown as { _prefixCodeHashes: boolean })._prefixCodeHashes;
+    const key = prefixed ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash;
+    return (await db.get(key)) ?? EMPTY;
+  }
+
+  private storageTrie(rootHex: string, root: Uint8Array): MerklePatriciaTrie {
+    let t = this.storageTries.get(rootHex);
+    if (!t) {
+      if (this.storageTries.size >= 256) this.storageTries.clear();
+      t = new MerklePatriciaTrie({ db: new OverlayDB(this.store.nodes), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common: this.common, root, cacheSize: 0 });
+      this.storageTries.set(rootHex, t);
+    }
+    return t;
+  }
+
+  private bound(m: Map<string, unknown>): void {
+    if (m.size >= MAX_READER_ENTRIES) m.clear();
+  }
+}
+
+type Undo = () => void;
+
+/** The EVM's state manager for calls: the run's writes, journaled, over a StateReader. */
+export class CallState implements StateManagerInterface {
+  /** address hex → the account as the run left it (null: deleted). */
+  private readonly accounts = new Map<string, Account | null>();
+  /** address hex → slot hex → value written (unpadded). A cleared or deleted account gets a fresh map. */
+  private readonly storage = new Map<string, Map<string, Uint8Array>>();
+  /** address hex → code put by the run, with its hash. */
+  private readonly codes = new Map<string, { code: Uint8Array; hash: Uint8Array }>();
+  /** Undo logs of the open checkpoints, innermost last. */
+  private readonly frames: Undo[][] = [];
+  readonly originalStorageCache: OriginalStorageCache;
+
+  constructor(readonly reader: StateReader) {
+    this.originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this));
+  }
+
+  private undo(f: Undo): void {
+    this.frames[this.frames.length - 1]?.push(f);
+  }
+
+  private setAccount(addrHex: string, a: Account | null): void {
+    if (this.frames.length) {
+      const had = this.accounts.has(addrHex);
+      const prev = this.accounts.get(addrHex);
+      this.undo(() => (had ? this.accounts.set(addrHex, prev!) : this.accounts.delete(addrHex)));
+    }
+    this.accounts.set(addrHex, a);
+  }
+
+  /** Replaces the address's written slots with an empty map (storage cleared or account deleted). */
+  private resetStorage(addrHex: string): void {
+    if (this.frames.length) {
+      const prev = this.storage.get(addrHex);
+      this.undo(() => (prev ? this.storage.set(addrHex, prev) : this.storage.delete(addrHex)));
+    }
+    this.storage.set(addrHex, new Map());
+  }
+
+  private async current(address: Address, addrHex: string): Promise<Account | undefined> {
+    const own = this.accounts.get(addrHex);
+    if (own !== undefined) return own ?? undefined;
+    return this.reader.account(address, addrHex);
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const a = await this.current(address, hexOf(address.bytes));
+    return a ? copyAccount(a) : undefined;
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    const addrHex = hexOf(address.bytes);
+    if (account === undefined) return this.deleteAccount(address);
+    this.setAccount(addrHex, copyAccount(account));
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    const addrHex = hexOf(address.bytes);
+    this.setAccount(addrHex, null);
+    this.resetStorage(addrHex);
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account();
+    account.nonce = fields.nonce ?? account.nonce;
+    account.balance = fields.balance ?? account.balance;
+    account.storageRoot = fields.storageRoot ?? account.storageRoot;
+    account.codeHash = fields.codeHash ?? account.codeHash;
+    await this.putAccount(address, account);
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    const addrHex = hexOf(address.bytes);
+    if (this.frames.length) {
+      const prev = this.codes.get(addrHex);
+      this.undo(() => (prev ? this.codes.set(addrHex, prev) : this.codes.delete(addrHex)));
+    }
+    const hash = keccak256(value);
+    this.codes.set(addrHex, { code: value, hash });
+    await this.modifyAccountFields(address, { codeHash: hash });
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const addrHex = hexOf(address.bytes);
+    const account = await this.current(address, addrHex);
+    if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
+    const own = this.codes.get(addrHex);
+    if (own !== undefined && equalsBytes(own.hash, account.codeHash)) return own.code;
+    return this.reader.code(address, account.codeHash);
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length;
+  }
+
+  async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
+    const addrHex = hexOf(address.bytes);
+    const own = this.storage.get(addrHex);
+    if (own) {
+      const v = own.get(hexOf(key));
+      if (v !== undefined) return v;
+    }
+    // Below the run's writes: the trie at the account's current storage root (empty after
+    // clearStorage; a deleted account has none), as MerkleStateManager reads it.
+    const account = await this.current(address, addrHex);
+    if (!account) return EMPTY;
+    return this.reader.slot(account.storageRoot, key);
+  }
+
+  async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
+    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes');
+    const addrHex = hexOf(address.bytes);
+    if (!(await this.current(address, addrHex))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
+    let own = this.storage.get(addrHex);
+    if (!own) {
+      if (this.frames.length) this.undo(() => this.storage.delete(addrHex));
+      this.storage.set(addrHex, (own = new Map()));
+    }
+    const slotHex = hexOf(key);
+    if (this.frames.length) {
+      const m = own;
+      const had = m.has(slotHex);
+      const prev = m.get(slotHex);
+      this.undo(() => (had ? m.set(slotHex, prev!) : m.delete(slotHex)));
+    }
+    own.set(slotHex, unpadBytes(value));
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    const addrHex = hexOf(address.bytes);
+    const account = (await this.current(address, addrHex)) ?? new Account();
+    this.resetStorage(addrHex);
+    const a = copyAccount(account);
+    a.storageRoot = KECCAK256_RLP;
+    this.setAccount(addrHex, a);
+  }
+
+  async checkpoint(): Promise<void> {
+    this.frames.push([]);
+  }
+
+  async commit(): Promise<void> {
+    const top = this.frames.pop();
+    if (!top) throw EthereumJSErrorWithoutCode('commit without a checkpoint');
+    const parent = this.frames[this.frames.length - 1];
+    if (parent) for (const u of top) parent.push(u);
+  }
+
+  async revert(): Promise<void> {
+    const top = this.frames.pop();
+    if (!top) throw EthereumJSErrorWithoutCode('revert without a checkpoint');
+    for (let i = top.length - 1; i >= 0; i--) top[i]();
+  }
+
+  /** The root the run started from (a call's post-state root is never computed). */
+  async getStateRoot(): Promise<Uint8Array> {
+    return this.reader.root;
+  }
+
+  async setStateRoot(): Promise<void> {
+    throw EthereumJSErrorWithoutCode('a call state is fixed to its root');
+  }
+
+  async hasStateRoot(root: Uint8Array): Promise<boolean> {
+    return equalsBytes(root, this.reader.root);
+  }
+
+  clearCaches(): void {}
+
+  shallowCopy(): StateManagerInterface {
+    return new CallState(this.reader);
+  }
+}
