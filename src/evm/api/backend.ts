@@ -4,6 +4,7 @@ import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx
 import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { CallState } from '../state/callState.js';
+import { skipEOACheck } from './skipAccountChecks.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
 import type { Block, Blockchain } from '../chain/blockchain.js';
@@ -294,6 +295,7 @@ export class EvmBackend {
     const execCtx = execBlock(header, common, { baseFee: ctxBaseFee });
     let result: RunTxResult;
     if (session) await sm.checkpoint();
+    const unmask = skipEOACheck(sm, from);
     try {
       ({ result } = await runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }));
     } catch (e) {
@@ -303,6 +305,7 @@ export class EvmBackend {
       if (invalid) throw new RpcError(-32000, invalid);
       throw new UnexpectedCallError(-32000, (e as Error).message);
     } finally {
+      unmask();
       if (session) await sm.revert();
     }
     const invalid = this.consensus.invalidTxReason(vm);
