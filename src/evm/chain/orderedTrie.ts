@@ -2,6 +2,7 @@
 // sorted keys: a block's roots are built once and never updated, so a full Merkle Patricia trie
 // (node store, async walks, per-instance set-up) costs far more than the hashing itself.
 import { RLP } from '@ethereumjs/rlp';
+import { encodeRlp, type RlpItem } from '../state/nodeRlp.js';
 import { keccak256 } from '../crypto.js';
 
 type Raw = Uint8Array | Raw[];
@@ -34,7 +35,7 @@ interface Entry {
 
 /** A child reference: the node itself when its encoding is under 32 bytes, else its hash. */
 function ref(node: Raw): Raw {
-  const enc = RLP.encode(node as never);
+  const enc = encodeRlp(node as RlpItem);
   return enc.length < 32 ? node : keccak256(enc);
 }
 
@@ -70,5 +71,5 @@ export function orderedTrieRootSync(items: Uint8Array[]): Uint8Array {
     for (let k = 0; k < n; k++) if (a.key[k] !== b.key[k]) return a.key[k] - b.key[k];
     return a.key.length - b.key.length;
   });
-  return keccak256(RLP.encode(build(entries, 0) as never));
+  return keccak256(encodeRlp(build(entries, 0) as RlpItem));
 }

@@ -2,6 +2,7 @@
 // (block, receipts, tx lookups, canonical index, head pointer, and the state trie nodes), so a
 // crash leaves either the whole block or none of it.
 import { RLP } from '@ethereumjs/rlp';
+import { encodeRlp } from '../state/nodeRlp.js';
 import type { KVStore } from '../../db/database.js';
 
 const enc = (s: string) => Buffer.from(s, 'latin1');
@@ -87,7 +88,7 @@ export class ChainStore {
     return { headerRLP: h, txs, senders };
   }
   bodyOp(hash: Uint8Array, b: StoredBody): Op {
-    return [key(P_BLOCK, hash), RLP.encode([b.headerRLP, b.txs, b.senders])];
+    return [key(P_BLOCK, hash), encodeRlp([b.headerRLP, b.txs, b.senders])];
   }
 
   receipts(hash: Uint8Array): StoredReceipt[] | undefined {
@@ -114,7 +115,7 @@ export class ChainStore {
       bigToBytes(r.gasUsed),
       r.contractAddress ?? new Uint8Array(),
     ]);
-    return [key(P_RECEIPTS, hash), RLP.encode(list as never)];
+    return [key(P_RECEIPTS, hash), encodeRlp(list)];
   }
 
   txLookup(txHash: Uint8Array): { number: bigint; index: number } | undefined {

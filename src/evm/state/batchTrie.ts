@@ -4,6 +4,7 @@
 // new nodes copy-on-write, so a cached node is never changed.
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from '../crypto.js';
+import { encodeRlp, type RlpItem } from './nodeRlp.js';
 
 type Nibbles = number[];
 /** A child: a node hash (not loaded yet), a node, or nothing. */
@@ -35,6 +36,8 @@ export interface NodeStore {
   put(hash: Uint8Array, enc: Uint8Array): Promise<void>;
 }
 
+/** The empty string (shared: encoders only read it). */
+const NO_BYTES = new Uint8Array(0);
 const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 export const EMPTY_TRIE_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
 
@@ -227,11 +230,11 @@ export class BatchTrie {
       raw = new Array(17);
       for (let j = 0; j < 16; j++) {
         const c = ref.c[j];
-        raw[j] = c ? this.refOf(c, puts) : new Uint8Array(0);
+        raw[j] = c ? this.refOf(c, puts) : NO_BYTES;
       }
-      raw[16] = ref.v ?? new Uint8Array(0);
+      raw[16] = ref.v ?? NO_BYTES;
     }
-    const enc = RLP.encode(raw as never);
+    const enc = encodeRlp(raw as RlpItem);
     if (enc.length < 32 && !top) {
       ref.ref = raw;
       return raw;
