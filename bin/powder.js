@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npx powder`: runs the compiled node (dist/powder.mjs, the one-file bundle of dist/src made by
+// `npx powder`: runs the compiled node (dist/powder.cjs, the one-file bundle of dist/src made by
 // scripts/bundle.mjs); builds it first in a fresh clone, and re-bundles after a newer `tsc` build.
 import { existsSync, statSync } from 'node:fs';
 import v8 from 'node:v8';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { loadBundle } from './loadBundle.js';
 
 // V8 grows the old generation up to ~4x the live data when GC is cheap (measured: ~32 MB live,
 // 115-160 MB old space under a transfer load); 1.5x keeps the peak RSS near the live data at no
@@ -13,7 +14,7 @@ import { dirname, join } from 'node:path';
 v8.setFlagsFromString('--heap-growing-percent=50');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bundle = join(root, 'dist/powder.mjs');
+const bundle = join(root, 'dist/powder.cjs');
 const compiled = join(root, 'dist/src/cli.js');
 const mtime = (f) => (existsSync(f) ? statSync(f).mtimeMs : -1);
 if (mtime(bundle) < mtime(compiled) || !existsSync(bundle)) {
@@ -22,5 +23,6 @@ if (mtime(bundle) < mtime(compiled) || !existsSync(bundle)) {
   }
   execFileSync(process.execPath, [join(root, 'scripts/bundle.mjs')], { stdio: 'inherit' });
 }
-const { main } = await import('../dist/powder.mjs');
-await main(process.argv.slice(2));
+const { exports, saveCodeCacheLater } = loadBundle(bundle);
+await exports.main(process.argv.slice(2));
+saveCodeCacheLater();

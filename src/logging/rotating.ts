@@ -4,10 +4,7 @@
 // maxFiles or older than maxAgeDays are removed, and the rest are gzipped (`.log.gz`) if compress.
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzip } from 'node:zlib';
-import { promisify } from 'node:util';
-
-const gzipAsync = promisify(gzip);
+import { gzipAsync } from './gzip.js';
 
 export interface RotationPolicy {
   /** Bytes per file before rotation (lumberjack MaxSize is in MB: MB × 1024 × 1024). 0 = never. */

@@ -1,6 +1,6 @@
 // CPU profiles: V8's sampling CPU profiler through a node:inspector Session, converted to a
 // pprof CPU profile (sample types samples/count and cpu/nanoseconds, like Go's).
-import { Session } from 'node:inspector/promises';
+import type { Session } from 'node:inspector/promises';
 import { ProfileBuilder, nowNanos, type V8CallFrame } from './pprof.js';
 import type { Profile } from 'pprof-format';
 
@@ -34,6 +34,8 @@ export class CpuProfileSession {
     processProfileOwner = this;
     try {
       if (!this.session) {
+        // node:inspector loads with the first profile, not at every start.
+        const { Session } = await import('node:inspector/promises');
         const s = new Session();
         s.connect();
         this.session = s;

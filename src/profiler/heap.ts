@@ -1,6 +1,6 @@
 // Memory profiles: V8's sampling heap profiler (one per process, shared by every node in it),
 // converted to a pprof heap profile with Go's four sample types.
-import { Session } from 'node:inspector/promises';
+import type { Session } from 'node:inspector/promises';
 import type { Profile } from 'pprof-format';
 import { Mutex } from './locks.js';
 import { ProfileBuilder, nowNanos, type V8CallFrame } from './pprof.js';
@@ -40,6 +40,7 @@ export async function acquireHeapSampler(): Promise<HeapSampler> {
       shared.users++;
       return;
     }
+    const { Session } = await import('node:inspector/promises'); // loaded with the first profile
     const session = new Session();
     session.connect();
     try {

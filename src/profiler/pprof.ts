@@ -1,7 +1,6 @@
 // Building pprof Profiles (the protobuf of github.com/google/pprof, via `pprof-format`) from
 // V8's call trees: deduplicated strings, functions and locations, one mapping for the process.
-import { gzip } from 'node:zlib';
-import { promisify } from 'node:util';
+import { gzipAsync } from '../logging/gzip.js';
 import { fileURLToPath } from 'node:url';
 import { Function as PFunction, Location, Mapping, Profile, Sample, StringTable, ValueType, Line } from 'pprof-format';
 
@@ -100,8 +99,6 @@ export class ProfileBuilder {
     });
   }
 }
-
-const gzipAsync = promisify(gzip);
 
 /** The gzip-compressed protobuf, as Go's pprof writers produce (compressed off the event loop). */
 export async function encodeGzipped(p: Profile): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEV_MNEMONIC, EWOQ_PRIVATE_KEY, derivePrivateKey, devAccounts, mnemonicToSeed, privateKeyToAddress } from './devAccounts.js';
+import { DEV_MNEMONIC, EWOQ_PRIVATE_KEY, deriveFromMnemonic, derivePrivateKey, devAccounts, mnemonicToSeed, privateKeyToAddress } from './devAccounts.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
@@ -26,6 +26,13 @@ test('dev accounts: each key is the full m/44\'/60\'/0\'/0/i derivation, for any
   const other = devAccounts('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about', 1);
   assert.equal(other[0].privateKey, hex(derivePrivateKey(mnemonicToSeed('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about'), "m/44'/60'/0'/0/0")));
   assert.notEqual(other[0].privateKey, a[0].privateKey);
+});
+
+test('dev accounts: the precomputed first ten are exactly the derivation, with ewoq last', () => {
+  for (const count of [0, 1, 7, 10]) {
+    assert.deepEqual(devAccounts(DEV_MNEMONIC, count), deriveFromMnemonic(DEV_MNEMONIC, count), `count ${count}`);
+  }
+  assert.equal(privateKeyToAddress(Buffer.from(EWOQ_PRIVATE_KEY.slice(2), 'hex')), '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
 });
 
 test('dev accounts: callers get their own copies', () => {

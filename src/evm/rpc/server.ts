@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Logger } from '../../logging/logger.js';
 import type { RouteHandler } from '../../server/router.js';
 
@@ -227,14 +227,19 @@ type Pending = Subscription[];
 
 export class EthRpcServer {
   private readonly methods: Map<string, RpcMethod>;
-  private readonly wss: WebSocketServer;
+  private wss: Promise<WebSocketServer> | undefined;
   private readonly conns = new Set<Connection>();
   private nextConnID = 1;
   private readonly noCtx: CallContext = {};
 
   constructor(private readonly opts: EthRpcOptions) {
     this.methods = opts.methods;
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: opts.wsMessageLimit ?? WS_MESSAGE_LIMIT, perMessageDeflate: false });
+  }
+
+  /** ws (and the https, tls and zlib modules it loads) comes with the first WebSocket, not at every start. */
+  private wsServer(): Promise<WebSocketServer> {
+    const maxPayload = this.opts.wsMessageLimit ?? WS_MESSAGE_LIMIT;
+    return (this.wss ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: false })));
   }
 
   handlers(): EthRpcHandlers {
@@ -521,7 +526,12 @@ export class EthRpcServer {
   // ----- WebSocket
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
+    // Until the handshake is answered the socket is paused: nothing the client sends is lost.
+    this.wsServer().then((wss) => this.accept(wss, req, socket, head), () => socket.destroy());
+  }
+
+  private accept(wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    wss.handleUpgrade(req, socket, head, (ws) => {
       const conn = new Connection(this.nextConnID++, req.socket.remoteAddress, ws);
       this.conns.add(conn);
       const ping = setInterval(() => {

@@ -1,0 +1,65 @@
+// Loads the CommonJS bundle through V8's code cache. Why: a cold start spent ~35 ms parsing and
+// compiling the 1.1 MB bundle and more compiling the functions the start-up runs; with the code
+// V8 made last time (bytecode of every function compiled by then) both are skipped (measured:
+// cold start to the first answered eth_chainId 225 → 165 ms on 2 cores).
+//
+// The cache sits beside the bundle, named after the bundle's size and mtime: V8 itself only checks
+// the source's length, so a rebuilt bundle of the same length must never meet the old cache. A
+// missing or rejected cache (another Node, other V8 flags) is rebuilt once the node has run for a
+// moment; a folder that cannot be written (a read-only install) just goes without.
+import vm from 'node:vm';
+import { createRequire } from 'node:module';
+import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** How long the node runs before the cache is written, so the serving path is compiled too. */
+const SAVE_AFTER_MS = 1000;
+
+/** The code cache file for the bundle as it is now. */
+export function codeCacheFile(file) {
+  const { size, mtimeMs } = statSync(file);
+  return join(dirname(file), `${basename(file)}.${size}-${Math.floor(mtimeMs)}.cache`);
+}
+
+export function loadBundle(file) {
+  const dir = dirname(file);
+  const prefix = `${basename(file)}.`;
+  const cacheFile = codeCacheFile(file);
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const source = readFileSync(file, 'utf8');
+  // The CommonJS wrapper, as Node's loader writes it, so the bundle sees the usual five names.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+    // import() in the bundle (VM plugins, by file URL) goes to Node's own loader.
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ?? ((specifier) => import(specifier)),
+  });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
+
+  const fresh = cachedData !== undefined && !script.cachedDataRejected;
+  /** Writes the code cache now (atomically) and removes the caches of earlier bundles; false if it cannot. */
+  function saveCodeCache() {
+    try {
+      const tmp = `${cacheFile}.${process.pid}.tmp`;
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, cacheFile);
+      for (const f of readdirSync(dir)) {
+        if (f.startsWith(prefix) && f.endsWith('.cache') && join(dir, f) !== cacheFile) rmSync(join(dir, f), { force: true });
+      }
+      return true;
+    } catch {
+      return false; // a read-only install runs without the cache
+    }
+  }
+  function saveCodeCacheLater() {
+    if (fresh || process.env.POWDER_CODE_CACHE === 'off') return;
+    setTimeout(saveCodeCache, SAVE_AFTER_MS).unref();
+  }
+  return { exports: module.exports, cacheUsed: fresh, saveCodeCache, saveCodeCacheLater };
+}

@@ -1,0 +1,65 @@
+// bin/loadBundle.js: the CLI's bundle loader with V8's code cache. The cache must be used when it
+// matches, rebuilt when it does not, and never applied to a rebuilt bundle, even one of the same
+// length (V8 itself only compares the source length).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+
+function repoRoot(): string {
+  let d = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(d, 'bin', 'loadBundle.js'))) d = dirname(d);
+  return d;
+}
+
+const loader = pathToFileURL(join(repoRoot(), 'bin/loadBundle.js')).href;
+const { codeCacheFile } = (await import(loader)) as { codeCacheFile: (file: string) => string };
+
+/**
+ * Loads the bundle in a fresh process (in this one V8's in-memory compilation cache would answer
+ * before the code cache is even read) and, with `save`, writes the code cache there.
+ */
+function load(file: string, save = false): { answer: string; cacheUsed: boolean; saved?: boolean } {
+  const js = `const { loadBundle } = await import(${JSON.stringify(loader)});
+    const b = loadBundle(${JSON.stringify(file)});
+    console.log(JSON.stringify({ answer: b.exports.answer(), cacheUsed: b.cacheUsed, saved: ${save} ? b.saveCodeCache() : undefined }));`;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', js], { encoding: 'utf8' }));
+}
+
+/** A CommonJS "bundle" whose answer is `word` (same length for every 5-letter word). */
+function writeBundle(file: string, word: string, mtimeSeconds: number): void {
+  writeFileSync(file, `const word = ${JSON.stringify(word)};\nmodule.exports.answer = () => word + ' from ' + require('node:path').basename(__filename);\n`);
+  utimesSync(file, mtimeSeconds, mtimeSeconds);
+}
+
+test('code cache: made on demand, used when it matches, never for a rebuilt bundle of the same length', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-codecache-'));
+  try {
+    const file = join(dir, 'bundle.cjs');
+    writeBundle(file, 'first', 1_700_000_000);
+
+    assert.deepEqual(load(file, true), { answer: 'first from bundle.cjs', cacheUsed: false, saved: true });
+    assert.ok(existsSync(codeCacheFile(file)));
+    assert.deepEqual(load(file), { answer: 'first from bundle.cjs', cacheUsed: true }, 'the matching cache is accepted');
+
+    // Rebuilt: same length, other content and mtime. The old cache must not be applied (V8 would
+    // accept it and run the old code).
+    writeBundle(file, 'other', 1_700_000_100);
+    assert.deepEqual(load(file, true), { answer: 'other from bundle.cjs', cacheUsed: false, saved: true });
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.cache')),
+      [codeCacheFile(file).slice(dir.length + 1)],
+      'the earlier bundle’s cache is removed',
+    );
+    assert.deepEqual(load(file), { answer: 'other from bundle.cjs', cacheUsed: true });
+
+    // A damaged cache is rejected by V8 and the bundle still runs.
+    writeFileSync(codeCacheFile(file), Buffer.alloc(64, 7));
+    assert.deepEqual(load(file), { answer: 'other from bundle.cjs', cacheUsed: false });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
