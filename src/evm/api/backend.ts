@@ -508,14 +508,10 @@ export class EvmBackend {
         throw e;
       }
     }
-    if (this.miner.automine) {
-      // Answer once the tx's block is durable (its receipt is then available); a tx that cannot
-      // run yet (nonce gap) is answered at once and waits in the pool.
-      const executable = this.pool.split(added.from).pending.includes(added);
-      const wait = executable ? this.miner.waitForTx(added.hash) : undefined;
-      this.miner.txAdded();
-      if (wait) await wait;
-    }
+    // Automine: the block is built right after this answer, and every later request on this
+    // chain waits for it first (Miner.settled, api/methods.ts), so whoever asks next sees the tx
+    // mined, as after Hardhat's and Anvil's answer; the client's turn-around overlaps the build.
+    this.miner.txAdded();
     return added.hash;
   }
 

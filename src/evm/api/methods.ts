@@ -66,5 +66,15 @@ export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<st
     if (s) for (const [k, v] of s) out.set(k, withArgLimit(k, v));
   }
   if (be.config.testControls) for (const [k, v] of testControlMethods(be)) out.set(k, v);
+  for (const [k, v] of out) out.set(k, afterAutomine(be, v));
   return out;
+}
+
+/**
+ * Every method runs once the automine is idle: eth_sendRawTransaction answers before its block
+ * is built (backend.submit), and a request that follows the answer must see that block.
+ */
+function afterAutomine(be: EvmBackend, m: RpcMethod): RpcMethod {
+  const miner = be.miner;
+  return (params, ctx) => (miner.busy ? miner.settled().then(() => m(params, ctx)) : m(params, ctx));
 }

@@ -99,6 +99,11 @@ test('WebSocketProvider: block and contract event subscriptions', async () => {
     await tx.wait();
     assert.ok((await gotBlock) >= 1);
     assert.equal(await gotTransfer, 9n);
+    // The `once` listeners unsubscribe on their own; let those eth_unsubscribe calls be answered
+    // (a later call on the same socket is answered after them), or destroy() cancels them and
+    // ethers reports the cancellation as an unhandled rejection.
+    await new Promise((r) => setImmediate(r));
+    await ws.send('eth_chainId', []);
   } finally {
     await ws.destroy();
   }

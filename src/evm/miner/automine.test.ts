@@ -1,5 +1,5 @@
-// Automine under 32 concurrent senders: every eth_sendRawTransaction answers only once its tx is
-// in a block (its receipt exists at that moment), and no tx is left behind in the pool. Guards the
+// Automine under 32 concurrent senders: after every eth_sendRawTransaction answer its tx is in a
+// block for any later request (the receipt exists), and no tx is left behind in the pool. Guards the
 // automine contract against two races fixed in the miner and pool: concurrent drains answering
 // before the block existed, and a nonce read from a superseded head stranding a sender's next tx.
 // (Those races showed under the benchmark's faster load; this test's scale did not reproduce them.)

@@ -36,8 +36,8 @@ export class Miner {
   private arrivals = 0;
   private closed = false;
   private readonly listeners: ((m: MinedBlock) => void)[] = [];
-  /** Resolvers waiting for the block that includes a tx hash (automine answers). */
-  private readonly waiting = new Map<string, ((b: Block | undefined) => void)[]>();
+  /** Callers of settled() waiting for the automine to go idle. */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly chain: Blockchain,
@@ -89,13 +89,25 @@ export class Miner {
     });
   }
 
-  /** Resolves when `txHash` is in a block (or undefined if it left the pool without one). */
-  waitForTx(txHash: string): Promise<Block | undefined> {
-    return new Promise((resolve) => {
-      const list = this.waiting.get(txHash) ?? [];
-      list.push(resolve);
-      this.waiting.set(txHash, list);
-    });
+  /** True from a tx's arrival (automine) until the drain it starts has mined what it can. */
+  get busy(): boolean {
+    return this.scheduled || this.draining;
+  }
+
+  /**
+   * Resolves once the automine is idle: the txs that arrived before this call are in blocks (or
+   * could not be included now). The chain's RPC methods wait for it (api/methods.ts), so a
+   * request sent after eth_sendRawTransaction's answer sees the tx mined.
+   */
+  settled(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private releaseIdle(): void {
+    const list = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const r of list) r();
   }
 
   /**
@@ -117,18 +129,7 @@ export class Miner {
       this.log.warn('automine failed', { error: (e as Error).message });
     } finally {
       this.draining = false;
-      this.releaseStranded();
-    }
-  }
-
-  /**
-   * After a drain every executable tx has been mined or could not be included now (fee cap below
-   * the base fee, failing pre-checks); their senders get their answer (`undefined` = not mined).
-   */
-  private releaseStranded(): void {
-    for (const [hash, list] of this.waiting) {
-      this.waiting.delete(hash);
-      for (const r of list) r(undefined);
+      if (!this.scheduled) this.releaseIdle();
     }
   }
 
@@ -161,14 +162,6 @@ export class Miner {
         this.log.warn('block listener failed', { error: (e as Error).message });
       }
     }
-    for (const tx of this.chain.txsOf(mined.block)) {
-      const h = '0x' + Buffer.from(tx.hash()).toString('hex');
-      const list = this.waiting.get(h);
-      if (list) {
-        this.waiting.delete(h);
-        for (const r of list) r(mined.block);
-      }
-    }
     return mined;
   }
 
@@ -180,8 +173,7 @@ export class Miner {
   close(): void {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    for (const list of this.waiting.values()) for (const r of list) r(undefined);
-    this.waiting.clear();
+    this.releaseIdle();
   }
 }
 
