@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeFunctionData, decodeFunctionResult } from 'viem';
 import { compile } from '../../../test/solc.js';
-import { useDevNode, rpcError, DEV_ADDRS } from '../chain/testkit.js';
+import { useDevNode, rpcError, deployFromDev, DEV_ADDRS } from '../chain/testkit.js';
 import { CallResultCache, callCacheKey } from './callCache.js';
 import type { CallArgs } from './backend.js';
 
@@ -34,12 +34,7 @@ const SENDER = '0x00000000000000000000000000000000000be11e';
 
 let addr = '';
 async function deploy(): Promise<string> {
-  if (addr) return addr;
-  const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: probe.bytecode, gas: '0x300000' }]);
-  const rc = await rpc('eth_getTransactionReceipt', [hash]);
-  assert.equal(rc.status, '0x1');
-  addr = rc.contractAddress;
-  return addr;
+  return (addr ||= await deployFromDev(rpc, probe.bytecode, '0x300000'));
 }
 
 /** eth_call of Probe.fn(args) at `block`, decoded. */

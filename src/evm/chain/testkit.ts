@@ -92,3 +92,11 @@ export async function rpcError(p: Promise<unknown>): Promise<{ code: number; mes
   }
   throw new Error('expected an RPC error');
 }
+
+/** Deploys `bytecode` from dev account 0 (automine) and returns the new contract's address. */
+export async function deployFromDev(rpc: Rpc, bytecode: string, gas = '0x500000'): Promise<string> {
+  const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: bytecode, gas }]);
+  const rc = await rpc('eth_getTransactionReceipt', [hash]);
+  if (rc?.status !== '0x1') throw new Error(`deployment failed: ${JSON.stringify(rc)}`);
+  return rc.contractAddress;
+}

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeFunctionData } from 'viem';
 import { compile } from '../../../test/solc.js';
-import { useDevNode, DEV_ADDRS } from '../chain/testkit.js';
+import { useDevNode, deployFromDev, DEV_ADDRS } from '../chain/testkit.js';
 
 const { rpc } = useDevNode({ 'db-type': 'memdb' });
 
@@ -65,12 +65,7 @@ const lab = compile({ 'CallStateLab.sol': SOURCE }, 'Lab');
 
 let labAddr = '';
 async function deploy(): Promise<string> {
-  if (labAddr) return labAddr;
-  const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: lab.bytecode, gas: '0x500000' }]);
-  const rc = await rpc('eth_getTransactionReceipt', [hash]);
-  assert.equal(rc.status, '0x1');
-  labAddr = rc.contractAddress;
-  return labAddr;
+  return (labAddr ||= await deployFromDev(rpc, lab.bytecode));
 }
 
 const data = (fn: string, args: unknown[] = []) => encodeFunctionData({ abi: lab.abi, functionName: fn, args } as never);
