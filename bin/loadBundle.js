@@ -4,9 +4,11 @@
 // cold start to the first answered eth_chainId 225 → 165 ms on 2 cores).
 //
 // The cache sits beside the bundle, named after the bundle's size and mtime: V8 itself only checks
-// the source's length, so a rebuilt bundle of the same length must never meet the old cache. A
-// missing or rejected cache (another Node, other V8 flags) is rebuilt once the node has run for a
-// moment; a folder that cannot be written (a read-only install) just goes without.
+// the source's length, so a rebuilt bundle of the same length must never meet the old cache. V8
+// rejects a cache made under other flags, so a start with Node/V8 flags (`node --cpu-prof …`,
+// NODE_OPTIONS) keeps its own file instead of replacing the plain one every later start uses. A
+// missing or rejected cache (another Node) is rebuilt once the node has run for a moment; a folder
+// that cannot be written (a read-only install) just goes without.
 import vm from 'node:vm';
 import { createRequire } from 'node:module';
 import { readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,10 +17,26 @@ import { basename, dirname, join } from 'node:path';
 /** How long the node runs before the cache is written, so the serving path is compiled too. */
 const SAVE_AFTER_MS = 1000;
 
-/** The code cache file for the bundle as it is now. */
-export function codeCacheFile(file) {
+/** This process's Node/V8 flags, as one string ('' for a plain `node bin/powder.js`). */
+export function processFlags() {
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+}
+
+/** The cache files' common start for the bundle as it is now (its size and mtime). */
+function bundleKey(file) {
   const { size, mtimeMs } = statSync(file);
-  return join(dirname(file), `${basename(file)}.${size}-${Math.floor(mtimeMs)}.cache`);
+  return `${basename(file)}.${size}-${Math.floor(mtimeMs)}`;
+}
+
+/** The code cache file for the bundle as it is now, started with `flags`. */
+export function codeCacheFile(file, flags = processFlags()) {
+  let suffix = '';
+  if (flags) {
+    let h = 0x811c9dc5; // FNV-1a: a short stable name, without loading node:crypto at start
+    for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
+    suffix = `-f${(h >>> 0).toString(16).padStart(8, '0')}`;
+  }
+  return join(dirname(file), `${bundleKey(file)}${suffix}.cache`);
 }
 
 export function loadBundle(file) {
@@ -49,8 +67,10 @@ export function loadBundle(file) {
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       writeFileSync(tmp, script.createCachedData());
       renameSync(tmp, cacheFile);
+      const current = bundleKey(file);
       for (const f of readdirSync(dir)) {
-        if (f.startsWith(prefix) && f.endsWith('.cache') && join(dir, f) !== cacheFile) rmSync(join(dir, f), { force: true });
+        const ours = f === `${current}.cache` || f.startsWith(`${current}-f`); // this bundle, any flags
+        if (f.startsWith(prefix) && f.endsWith('.cache') && !ours) rmSync(join(dir, f), { force: true });
       }
       return true;
     } catch {

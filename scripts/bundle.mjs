@@ -65,7 +65,8 @@ async function makeCodeCache() {
     cwd: root,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
-  const cacheFile = codeCacheFile(join(root, 'dist/powder.cjs'));
+  // The child runs with no Node flags of its own (only an inherited NODE_OPTIONS): its cache name.
+  const cacheFile = codeCacheFile(join(root, 'dist/powder.cjs'), (process.env.NODE_OPTIONS ?? '').trim());
   const hasCache = () => existsSync(cacheFile);
   if (hasCache()) return;
   try {

@@ -16,18 +16,26 @@ function repoRoot(): string {
 }
 
 const loader = pathToFileURL(join(repoRoot(), 'bin/loadBundle.js')).href;
-const { codeCacheFile } = (await import(loader)) as { codeCacheFile: (file: string) => string };
+const { codeCacheFile } = (await import(loader)) as { codeCacheFile: (file: string, flags?: string) => string };
 
 /**
  * Loads the bundle in a fresh process (in this one V8's in-memory compilation cache would answer
- * before the code cache is even read) and, with `save`, writes the code cache there.
+ * before the code cache is even read) and, with `save`, writes the code cache there. The child runs
+ * a script file with exactly `nodeFlags` (no -e, whose text would be among its flags).
  */
-function load(file: string, save = false): { answer: string; cacheUsed: boolean; saved?: boolean } {
-  const js = `const { loadBundle } = await import(${JSON.stringify(loader)});
+function load(file: string, save = false, nodeFlags: string[] = []): { answer: string; cacheUsed: boolean; saved?: boolean } {
+  const script = join(dirname(file), 'load.mjs');
+  writeFileSync(
+    script,
+    `const { loadBundle } = await import(${JSON.stringify(loader)});
     const b = loadBundle(${JSON.stringify(file)});
-    console.log(JSON.stringify({ answer: b.exports.answer(), cacheUsed: b.cacheUsed, saved: ${save} ? b.saveCodeCache() : undefined }));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', js], { encoding: 'utf8' }));
+    console.log(JSON.stringify({ answer: b.exports.answer(), cacheUsed: b.cacheUsed, saved: process.argv[2] === 'save' ? b.saveCodeCache() : undefined }));`,
+  );
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  return JSON.parse(execFileSync(process.execPath, [...nodeFlags, script, save ? 'save' : 'load'], { encoding: 'utf8', env }));
 }
+const cacheFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.cache')).sort();
 
 /** A CommonJS "bundle" whose answer is `word` (same length for every 5-letter word). */
 function writeBundle(file: string, word: string, mtimeSeconds: number): void {
@@ -42,7 +50,7 @@ test('code cache: made on demand, used when it matches, never for a rebuilt bund
     writeBundle(file, 'first', 1_700_000_000);
 
     assert.deepEqual(load(file, true), { answer: 'first from bundle.cjs', cacheUsed: false, saved: true });
-    assert.ok(existsSync(codeCacheFile(file)));
+    assert.ok(existsSync(codeCacheFile(file, '')));
     assert.deepEqual(load(file), { answer: 'first from bundle.cjs', cacheUsed: true }, 'the matching cache is accepted');
 
     // Rebuilt: same length, other content and mtime. The old cache must not be applied (V8 would
@@ -50,15 +58,37 @@ test('code cache: made on demand, used when it matches, never for a rebuilt bund
     writeBundle(file, 'other', 1_700_000_100);
     assert.deepEqual(load(file, true), { answer: 'other from bundle.cjs', cacheUsed: false, saved: true });
     assert.deepEqual(
-      readdirSync(dir).filter((f) => f.endsWith('.cache')),
-      [codeCacheFile(file).slice(dir.length + 1)],
+      cacheFiles(dir),
+      [codeCacheFile(file, '').slice(dir.length + 1)],
       'the earlier bundle’s cache is removed',
     );
     assert.deepEqual(load(file), { answer: 'other from bundle.cjs', cacheUsed: true });
 
     // A damaged cache is rejected by V8 and the bundle still runs.
-    writeFileSync(codeCacheFile(file), Buffer.alloc(64, 7));
+    writeFileSync(codeCacheFile(file, ''), Buffer.alloc(64, 7));
     assert.deepEqual(load(file), { answer: 'other from bundle.cjs', cacheUsed: false });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('code cache: a start with V8 flags keeps its own cache and leaves the plain one in place', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-codecache-'));
+  try {
+    const file = join(dir, 'bundle.cjs');
+    writeBundle(file, 'plain', 1_700_000_000);
+    assert.deepEqual(load(file, true), { answer: 'plain from bundle.cjs', cacheUsed: false, saved: true });
+    // V8 rejects a cache made under other flags; with its own file the flagged start neither
+    // misses every time nor replaces the cache every plain start uses.
+    const flags = ['--max-semi-space-size=4'];
+    assert.deepEqual(load(file, true, flags), { answer: 'plain from bundle.cjs', cacheUsed: false, saved: true });
+    assert.deepEqual(cacheFiles(dir), [codeCacheFile(file, ''), codeCacheFile(file, flags.join(' '))].map((f) => f.slice(dir.length + 1)).sort());
+    assert.deepEqual(load(file, false, flags), { answer: 'plain from bundle.cjs', cacheUsed: true }, 'the flagged start uses its own cache');
+    assert.deepEqual(load(file), { answer: 'plain from bundle.cjs', cacheUsed: true }, 'the plain cache is still there and used');
+    // A rebuilt bundle's cache replaces both.
+    writeBundle(file, 'newer', 1_700_000_100);
+    assert.deepEqual(load(file, true), { answer: 'newer from bundle.cjs', cacheUsed: false, saved: true });
+    assert.deepEqual(cacheFiles(dir), [codeCacheFile(file, '').slice(dir.length + 1)]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
