@@ -99,7 +99,11 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     if (err) throw new Error(err);
   }
   await chain.store.write([chain.store.metaOp(ctx.upgrade ?? new Uint8Array())]);
-  const pool = new TxPool();
+  const pool = new TxPool(vmConfig.txPoolLimits);
+  // geth checks for stale queued txs every minute; a shorter tx-pool-lifetime is checked every
+  // half lifetime, so a test with "1s" sees the eviction within a second.
+  const evictTimer = setInterval(() => pool.evictStale(), Math.min(60_000, Math.max(50, vmConfig.txPoolLimits.lifetimeMs / 2)));
+  evictTimer.unref();
   const builder = new BlockBuilder(chain, consensus, pool);
   const clock = new ChainClock(() => ctx.node.now());
   const miner = new Miner(chain, pool, builder, clock, (p) => consensus.minChildMs(p), ctx.log, `chain ${ctx.primaryAlias} block builder`);
@@ -144,6 +148,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
       return lines;
     },
     async shutdown() {
+      clearInterval(evictTimer);
       miner.close();
       subscriptions.close();
       handlers?.close();

@@ -1,5 +1,6 @@
 // The chain's VM config.json (reference §9.4) — the keys this node acts on — plus Powder's own
 // chain options (`blockTime`, `dev`) and the "powder-test-controls" switch.
+import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from '../txpool/pool.js';
 import type { VmConfig } from './backend.js';
 
 export const DEFAULT_ETH_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
@@ -33,6 +34,7 @@ export const KNOWN_APIS = new Set([
 export interface ParsedVmConfig extends VmConfig {
   /** config.json as given ({} without one). */
   file: Record<string, unknown>;
+  txPoolLimits: TxPoolLimits;
   blockTimeMs: number;
   httpBodyLimit: number;
   minDelayTarget?: bigint;
@@ -73,6 +75,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   apis = apis.map((a) => LEGACY_API_NAMES[a] ?? a);
   for (const a of apis) if (!KNOWN_APIS.has(a)) throw new Error(`API service ${a} not found`);
   const num = (k: string, d: number) => (typeof c[k] === 'number' ? (c[k] as number) : d);
+  const txPoolLimits = parseTxPoolLimits(c, raw);
   let blockTimeMs = 0;
   const bt = options.blockTime ?? options['block-time'];
   if (bt !== undefined && bt !== null) blockTimeMs = typeof bt === 'number' ? bt : durationMs(bt);
@@ -90,6 +93,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     batchRequestLimit: num('batch-request-limit', 1000),
     batchResponseMaxSize: num('batch-response-max-size', 25_000_000),
     txPoolPriceLimit: BigInt(num('tx-pool-price-limit', 1)),
+    txPoolLimits,
     apiMaxBlocksPerRequest: num('api-max-blocks-per-request', 0),
     feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? (c.feeRecipient as string).toLowerCase() : undefined,
     blockTimeMs,
@@ -98,3 +102,40 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     skipUpgradeCheck: c['skip-upgrade-check'] === true,
   };
 }
+
+/**
+ * The tx-pool-* keys as geth's pool takes them: unsigned integers (a negative number or a string
+ * fails like Go's decoder), and 0 — or a lifetime of 0 — means the default (geth's sanitize).
+ */
+function parseTxPoolLimits(c: Record<string, unknown>, raw: Uint8Array | undefined): TxPoolLimits {
+  const fail = (msg: string): never => {
+    throw new Error(`failed to unmarshal config ${Buffer.from(raw ?? []).toString('utf8')}: ${msg}`);
+  };
+  const uint = (key: string, dflt: number): number => {
+    const v = c[key];
+    if (v === undefined || v === null) return dflt;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+      fail(`json: cannot unmarshal ${typeof v === 'number' ? `number ${v}` : goJsonType(v)} into Go struct field Config.${key} of type uint64`);
+    }
+    return (v as number) || dflt;
+  };
+  const d = DEFAULT_POOL_LIMITS;
+  let lifetimeMs = d.lifetimeMs;
+  if (c['tx-pool-lifetime'] !== undefined && c['tx-pool-lifetime'] !== null) {
+    try {
+      lifetimeMs = durationMs(c['tx-pool-lifetime']) || d.lifetimeMs;
+    } catch (e) {
+      fail((e as Error).message);
+    }
+  }
+  return {
+    priceBump: BigInt(uint('tx-pool-price-bump', Number(d.priceBump))),
+    accountSlots: uint('tx-pool-account-slots', d.accountSlots),
+    globalSlots: uint('tx-pool-global-slots', d.globalSlots),
+    accountQueue: uint('tx-pool-account-queue', d.accountQueue),
+    globalQueue: uint('tx-pool-global-queue', d.globalQueue),
+    lifetimeMs,
+  };
+}
+
+const goJsonType = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v);

@@ -45,11 +45,28 @@ export class PoolHeadMovedError extends Error {
 
 export const TX_MAX_SIZE = 131072;
 export const MAX_INITCODE_SIZE = 49152;
-export const PRICE_BUMP = 10n;
-const ACCOUNT_SLOTS = 16;
-const GLOBAL_SLOTS = 5120;
-const ACCOUNT_QUEUE = 64;
-const GLOBAL_QUEUE = 1024;
+
+/** The VM config's tx-pool-* keys (Subnet-EVM's defaults below). */
+export interface TxPoolLimits {
+  /** tx-pool-price-bump: % both fee caps of a replacement must rise. */
+  priceBump: bigint;
+  /** tx-pool-account-slots / tx-pool-global-slots: executable txs per sender / in all. */
+  accountSlots: number;
+  globalSlots: number;
+  /** tx-pool-account-queue / tx-pool-global-queue: queued (nonce-gapped) txs per sender / in all. */
+  accountQueue: number;
+  globalQueue: number;
+  /** tx-pool-lifetime (ms): a sender's queued txs are dropped after this long without progress. */
+  lifetimeMs: number;
+}
+export const DEFAULT_POOL_LIMITS: TxPoolLimits = {
+  priceBump: 10n,
+  accountSlots: 16,
+  globalSlots: 5120,
+  accountQueue: 64,
+  globalQueue: 1024,
+  lifetimeMs: 10 * 60_000,
+};
 
 function feeCap(tx: TypedTransaction): bigint {
   return 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
@@ -73,6 +90,18 @@ interface Account {
 
 export class TxPool {
   private readonly all = new Map<string, PoolTx>();
+  /**
+   * geth's "heartbeat" per sender: when it entered the pool or last made progress (a tx became
+   * executable, or its nonce moved with a new head). Queued txs of a sender whose heartbeat is
+   * older than the lifetime are dropped by evictStale().
+   */
+  private readonly beats = new Map<string, number>();
+  readonly limits: TxPoolLimits;
+
+  constructor(limits: Partial<TxPoolLimits> = {}, private readonly now: () => number = Date.now) {
+    this.limits = { ...DEFAULT_POOL_LIMITS, ...limits };
+  }
+
   private readonly accounts = new Map<string, Account>();
   /** State nonce per sender at the head, updated on each new head. */
   private readonly stateNonces = new Map<string, bigint>();
@@ -138,22 +167,26 @@ export class TxPool {
     let acct = this.accounts.get(from);
     const old = acct?.txs.get(tx.nonce);
     if (old) {
-      // Replacement needs both caps bumped by PRICE_BUMP percent.
+      // Replacement needs both caps bumped by tx-pool-price-bump percent.
       const oldCap = feeCap(old.tx);
       const oldTip = tipCap(old.tx);
-      if (cap <= oldCap || tip <= oldTip || cap * 100n < oldCap * (100n + PRICE_BUMP) || tip * 100n < oldTip * (100n + PRICE_BUMP)) {
+      const bump = 100n + this.limits.priceBump;
+      if (cap <= oldCap || tip <= oldTip || cap * 100n < oldCap * bump || tip * 100n < oldTip * bump) {
         throw new TxPoolError('replacement transaction underpriced');
       }
     } else {
       const executable = this.isExecutableNonce(from, tx.nonce, stateNonce);
+      const { accountSlots, globalSlots, accountQueue, globalQueue } = this.limits;
       // counts() walks every sender: only when the pool is big enough for a limit to bite.
       if (executable) {
-        if ((acct?.txs.size ?? 0) >= ACCOUNT_SLOTS + ACCOUNT_QUEUE && this.all.size >= GLOBAL_SLOTS && this.counts().pending >= GLOBAL_SLOTS) {
+        if ((acct?.txs.size ?? 0) >= accountSlots + accountQueue && this.all.size >= globalSlots && this.counts().pending >= globalSlots) {
           throw new TxPoolError('txpool is full');
         }
+        this.beats.set(from, this.now());
       } else {
         const queued = acct ? this.split(from, stateNonce).queued.length : 0;
-        if (queued >= ACCOUNT_QUEUE || (this.all.size >= GLOBAL_QUEUE && this.counts().queued >= GLOBAL_QUEUE)) throw new TxPoolError('txpool is full');
+        if (queued >= accountQueue || (this.all.size >= globalQueue && this.counts().queued >= globalQueue)) throw new TxPoolError('txpool is full');
+        if (!this.beats.has(from)) this.beats.set(from, this.now());
       }
     }
     if (!acct) this.accounts.set(from, (acct = { txs: new Map() }));
@@ -237,6 +270,7 @@ export class TxPool {
   async reset(getNonce: (from: string) => Promise<bigint>): Promise<void> {
     for (const [from, acct] of this.accounts) {
       const n = await getNonce(from);
+      if (n !== this.stateNonces.get(from)) this.beats.set(from, this.now()); // progress
       this.stateNonces.set(from, n);
       for (const [nonce, p] of acct.txs) {
         if (nonce < n) {
@@ -247,8 +281,26 @@ export class TxPool {
       if (acct.txs.size === 0) {
         this.accounts.delete(from);
         this.stateNonces.delete(from);
+        this.beats.delete(from);
       }
     }
+  }
+
+  /**
+   * Drops the queued txs of every sender without progress for the lifetime (geth's eviction
+   * loop; its executable txs stay). Returns the hashes dropped.
+   */
+  evictStale(): string[] {
+    const dropped: string[] = [];
+    const now = this.now();
+    for (const from of [...this.accounts.keys()]) {
+      if (now - (this.beats.get(from) ?? now) <= this.limits.lifetimeMs) continue;
+      for (const p of this.split(from).queued) {
+        this.remove(p.hash);
+        dropped.push(p.hash);
+      }
+    }
+    return dropped;
   }
 
   /** Removes one tx (e.g. it can never be included). */
@@ -258,13 +310,17 @@ export class TxPool {
     this.all.delete(hash);
     const acct = this.accounts.get(p.from);
     acct?.txs.delete(p.nonce);
-    if (acct && acct.txs.size === 0) this.accounts.delete(p.from);
+    if (acct && acct.txs.size === 0) {
+      this.accounts.delete(p.from);
+      this.beats.delete(p.from);
+    }
   }
 
   clear(): void {
     this.all.clear();
     this.accounts.clear();
     this.stateNonces.clear();
+    this.beats.clear();
   }
 
   /** Next nonce a sender would use, counting its pending txs (eth_getTransactionCount "pending"). */

@@ -1,0 +1,85 @@
+// The chain's config.json tx-pool-* keys reach the pool of a real node: the per-sender queue limit,
+// the replacement price bump, and the lifetime after which a sender's queued txs are dropped.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { devNode, signTx, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import type { TestNode } from '../../../test/helpers.js';
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function nodeWithConfig(config: Record<string, unknown>): Promise<{ node: TestNode; rpc: Rpc }> {
+  const base = mkdtempSync(join(tmpdir(), 'powder-pool-config-'));
+  dirs.push(base);
+  mkdirSync(join(base, 'dev'), { recursive: true });
+  writeFileSync(join(base, 'dev', 'config.json'), JSON.stringify(config));
+  return devNode({ 'chain-config-dir': base });
+}
+
+const nonceOf = async (rpc: Rpc, i: number) => BigInt((await rpc('eth_getTransactionCount', [DEV_ADDRS[i], 'latest'])) as string);
+const sendErr = async (rpc: Rpc, raw: string) => (await rpcError(rpc('eth_sendRawTransaction', [raw]))).message;
+
+test('tx-pool-account-queue and tx-pool-price-bump from config.json', async () => {
+  const { node, rpc } = await nodeWithConfig({ 'tx-pool-account-queue': 2, 'tx-pool-price-bump': 50 });
+  try {
+    const n = await nonceOf(rpc, 1);
+    // Two gapped txs queue; a third from the same sender is over its queue.
+    await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n + 1n, to: DEV_ADDRS[0] })]);
+    await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n + 2n, to: DEV_ADDRS[0] })]);
+    assert.equal(await sendErr(rpc, signTx(1, { nonce: n + 3n, to: DEV_ADDRS[0] })), 'txpool is full');
+    // Another sender has its own queue.
+    const m = await nonceOf(rpc, 2);
+    await rpc('eth_sendRawTransaction', [signTx(2, { nonce: m + 1n, to: DEV_ADDRS[0], maxFeePerGas: 30_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n })]);
+    // A 20 % bump is not enough with tx-pool-price-bump 50; 50 % is.
+    const replace = (pct: bigint) =>
+      signTx(2, { nonce: m + 1n, to: DEV_ADDRS[0], value: 1n, maxFeePerGas: (30_000_000_000n * (100n + pct)) / 100n, maxPriorityFeePerGas: (1_000_000_000n * (100n + pct)) / 100n });
+    assert.equal(await sendErr(rpc, replace(20n)), 'replacement transaction underpriced');
+    await rpc('eth_sendRawTransaction', [replace(50n)]);
+    const status = (await rpc('txpool_status')) as { pending: string; queued: string };
+    assert.deepEqual(status, { pending: '0x0', queued: '0x3' });
+  } finally {
+    await node.stop();
+  }
+});
+
+test('tx-pool-lifetime: a sender\'s queued txs are dropped after the lifetime without progress', async () => {
+  const { node, rpc } = await nodeWithConfig({ 'tx-pool-lifetime': '1s' });
+  try {
+    const n = await nonceOf(rpc, 1);
+    const hash = (await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n + 1n, to: DEV_ADDRS[0] })])) as string;
+    assert.equal(((await rpc('eth_getTransactionByHash', [hash])) as { hash: string }).hash, hash);
+    assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x1' });
+    const start = Date.now();
+    while (Date.now() - start < 5000 && (await rpc('eth_getTransactionByHash', [hash])) !== null) await new Promise((r) => setTimeout(r, 100));
+    const waited = Date.now() - start;
+    assert.equal(await rpc('eth_getTransactionByHash', [hash]), null, 'the queued tx was dropped');
+    assert.ok(waited >= 900, `not before the lifetime (${waited} ms)`);
+    assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x0' });
+    // The sender can still send; its nonce never moved.
+    await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n, to: DEV_ADDRS[0] })]);
+    assert.equal(await nonceOf(rpc, 1), n + 1n);
+  } finally {
+    await node.stop();
+  }
+});
+
+test('tx-pool-* values Go cannot decode stop the chain with its texts; 0 means the default', async () => {
+  for (const [config, message] of [
+    [{ 'tx-pool-account-slots': -1 }, /failed to unmarshal config .*json: cannot unmarshal number -1 into Go struct field Config\.tx-pool-account-slots of type uint64/],
+    [{ 'tx-pool-global-queue': '10' }, /json: cannot unmarshal string into Go struct field Config\.tx-pool-global-queue of type uint64/],
+    [{ 'tx-pool-price-bump': 1.5 }, /json: cannot unmarshal number 1\.5 into Go struct field Config\.tx-pool-price-bump of type uint64/],
+  ] as const) {
+    await assert.rejects(nodeWithConfig(config), message);
+  }
+  const { node, rpc } = await nodeWithConfig({ 'tx-pool-account-queue': 0 });
+  try {
+    const n = await nonceOf(rpc, 2);
+    for (let i = 1n; i <= 3n; i++) await rpc('eth_sendRawTransaction', [signTx(2, { nonce: n + i, to: DEV_ADDRS[0] })]);
+    assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x3' });
+  } finally {
+    await node.stop();
+  }
+});
