@@ -3,7 +3,6 @@
 // scripts/bundle.mjs); builds it first in a fresh clone, and re-bundles after a newer `tsc` build.
 import { existsSync, statSync } from 'node:fs';
 import v8 from 'node:v8';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { loadBundle } from './loadBundle.js';
@@ -18,6 +17,8 @@ const bundle = join(root, 'dist/powder.cjs');
 const compiled = join(root, 'dist/src/cli.js');
 const mtime = (f) => (existsSync(f) ? statSync(f).mtimeMs : -1);
 if (mtime(bundle) < mtime(compiled) || !existsSync(bundle)) {
+  // Loaded only here: compiling node:child_process costs a normal start ~3 ms.
+  const { execFileSync } = await import('node:child_process');
   if (!existsSync(compiled)) {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
   }

@@ -42,7 +42,7 @@ await build({
   minifySyntax: true,
   sourcemap: true,
   logLevel: 'warning',
-  external: ['lmdb', 'keccak', 'secp256k1', '@chainsafe/blst', 'msgpackr-extract', 'solc', 'bufferutil', 'utf-8-validate'],
+  external: ['lmdb', 'keccak', 'secp256k1', '@chainsafe/blst', '@chainsafe/blst-linux-x64-gnu', 'msgpackr-extract', 'solc', 'bufferutil', 'utf-8-validate'],
   // Our modules find files beside themselves (package.json, native addons) from import.meta.url.
   define: { 'import.meta.url': '__powderModuleURL' },
   banner: { js: "const __powderModuleURL = require('node:url').pathToFileURL(__filename).href;" },

@@ -3,7 +3,7 @@
 import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SecretKey } from '@chainsafe/blst';
+import { SecretKey } from '../warp/blst.js';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { nodeIDFromCertificate } from '../ids/ids.js';
 import { selfSignedCertificate } from './certificate.js';

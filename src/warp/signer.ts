@@ -1,7 +1,7 @@
 // BLS signing and verification of warp messages against a validator set and quorum.
 // @chainsafe/blst signs with the ciphersuite BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_, the
 // one AvalancheGo uses for warp signatures.
-import { PublicKey, SecretKey, Signature, aggregatePublicKeys, aggregateSignatures, verify } from '@chainsafe/blst';
+import { PublicKey, SecretKey, Signature, aggregatePublicKeys, aggregateSignatures, verify } from './blst.js';
 
 export interface WarpValidator {
   publicKey: Uint8Array; // 48-byte compressed
