@@ -20,6 +20,7 @@ import { desiredMinDelayExcess } from './fees/index.js';
 import { NODE_VERSION } from '../api/info/version.js';
 import { WarpChain, registerWarp } from '../warp/chain.js';
 import { vmConfigJSON } from './admin/vmConfigJson.js';
+import { startChainProfiler } from './admin/continuousProfiler.js';
 import { gethLevel } from './admin/vmLogger.js';
 import { chainAdminService } from './admin/service.js';
 
@@ -113,6 +114,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     miner.automine = false;
     miner.setIntervalMining(vmConfig.blockTimeMs);
   }
+  const chainProfiler = startChainProfiler(vmConfig.file, ctx.log);
   const subscriptions = new EvmSubscriptions(backend);
   const methods: Map<string, RpcMethod> = buildMethodTable(backend, subscriptions);
   if (warp.apiEnabled) for (const [k, v] of warp.methods()) methods.set(k, v);
@@ -153,6 +155,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
       subscriptions.close();
       handlers?.close();
       await admin?.close();
+      await chainProfiler?.shutdown();
       // Let an in-flight block write finish before the database closes.
       const release = await miner.lock.acquire();
       release();

@@ -17,7 +17,7 @@ import { registerNodeAPIs } from '../api/register.js';
 import type { NodeServices } from '../vms/types.js';
 import { ValidatorManager, type ValidatorDefinition } from '../validators/manager.js';
 import { validatorsService } from '../validators/service.js';
-import { ContinuousProfiler } from '../profiler/continuous.js';
+import { CONTINUOUS_SUBDIR, ContinuousProfiler } from '../profiler/continuous.js';
 
 export class Node implements NodeServices {
   readonly config: NodeConfig;
@@ -192,7 +192,7 @@ export class Node implements NodeServices {
       return;
     }
     this.log.info('initializing continuous profiler');
-    const profiler = new ContinuousProfiler(c.profileDir, c.profileContinuousFreqMs, c.profileContinuousMaxFiles);
+    const profiler = new ContinuousProfiler(join(c.profileDir, CONTINUOUS_SUBDIR), c.profileContinuousFreqMs, c.profileContinuousMaxFiles);
     profiler.dispatch((err) => void this.fatal('continuous profiler failed', err));
     this.onStop(() => profiler.shutdown());
   }

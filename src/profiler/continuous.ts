@@ -1,12 +1,14 @@
-// The continuous profiler (AvalancheGo utils/profiler/continuous.go, started by node.go's
-// initProfiler with --profile-continuous-*): profiles the CPU for one period, then writes
-// cpu.profile, mem.profile and lock.profile into <profile-dir>/continuous, rotates each file
-// (name → name.1 → … → name.<max-files>, the oldest overwritten) and starts again. At node stop the
-// running period is written, without a rotation.
+// The continuous profiler (AvalancheGo utils/profiler/continuous.go): profiles the CPU for one
+// period, then writes cpu.profile, mem.profile and lock.profile into its directory, rotates each
+// file (name → name.1 → … → name.<max-files>, the oldest overwritten) and starts again. At stop the
+// running period is written, without a rotation. The node runs one with --profile-continuous-* in
+// <profile-dir>/continuous (node.go initProfiler); a Subnet-EVM chain runs one with its config's
+// continuous-profiler-* keys in continuous-profiler-dir itself (vm.go initContinuousProfiler).
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CPU_PROFILE_FILE, LOCK_PROFILE_FILE, MEM_PROFILE_FILE, Profiler } from './profiler.js';
 
+/** The node's continuous profiles go to <profile-dir>/continuous. */
 export const CONTINUOUS_SUBDIR = 'continuous';
 
 export class ContinuousProfiler {
@@ -18,13 +20,14 @@ export class ContinuousProfiler {
   private shuttingDown = false;
   private loop: Promise<void> | undefined;
 
+  /** `dir` is where the files go (created when the first ones are written). */
   constructor(
-    profileDir: string,
+    dir: string,
     private readonly freqMs: number,
     private readonly maxFiles: number,
   ) {
-    this.dir = join(profileDir, CONTINUOUS_SUBDIR);
-    this.profiler = new Profiler(this.dir);
+    this.dir = dir;
+    this.profiler = new Profiler(dir);
   }
 
   /**

@@ -46,14 +46,16 @@ export class Profiler {
     if (this.cpuFile !== undefined || this.cpuStarting) throw new Error('cpu profiler already running');
     this.cpuStarting = true;
     try {
-      const file = await this.create(CPU_PROFILE_FILE);
+      // The process's CPU profiler is claimed first, synchronously within this call: of two
+      // profilers started one after the other (the node's continuous one, then a chain's) the first
+      // gets it, whatever their directories' I/O does.
+      await this.cpu.start();
       try {
-        await this.cpu.start();
+        this.cpuFile = await this.create(CPU_PROFILE_FILE);
       } catch (e) {
-        await file.close();
+        await this.cpu.stop().catch(() => undefined);
         throw e;
       }
-      this.cpuFile = file;
     } finally {
       this.cpuStarting = false;
     }
