@@ -38,6 +38,8 @@ export interface VmConfig {
   batchResponseMaxSize: number;
   txPoolPriceLimit: bigint;
   apiMaxBlocksPerRequest: number;
+  /** historical-proof-query-window: eth_getProof only this many blocks behind the last accepted (0 = any). */
+  historicalProofQueryWindow: bigint;
   feeRecipient?: string;
 }
 

@@ -169,6 +169,13 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     if (!Array.isArray(keysV)) throw invalidArg(1, 'json: cannot unmarshal non-array into Go value of type []string');
     const keys = keysV.map((k) => slotKey(k, 1));
     const b = be.resolveForState(blockSpec(p, 2));
+    // Subnet-EVM's stateQueryBlockNumberAllowed (an archive node: the configured window).
+    const window = be.config.historicalProofQueryWindow;
+    const last = chain.head.header.number;
+    const oldest = window > 0n && last > window ? last - window : 0n;
+    if (b.header.number < oldest) {
+      throw new RpcError(-32000, `block number ${b.header.number} is before the oldest allowed block number ${oldest} (window of ${window} blocks)`);
+    }
     const proof = await getMerkleStateProof(chain.stateView(b), createAddressFromString(a), keys);
     return {
       address: a,

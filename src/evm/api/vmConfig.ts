@@ -75,6 +75,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   apis = apis.map((a) => LEGACY_API_NAMES[a] ?? a);
   for (const a of apis) if (!KNOWN_APIS.has(a)) throw new Error(`API service ${a} not found`);
   const num = (k: string, d: number) => (typeof c[k] === 'number' ? (c[k] as number) : d);
+  const uint = (key: string) => uintKey(c, raw, key);
   const txPoolLimits = parseTxPoolLimits(c, raw);
   let blockTimeMs = 0;
   const bt = options.blockTime ?? options['block-time'];
@@ -94,6 +95,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     batchResponseMaxSize: num('batch-response-max-size', 25_000_000),
     txPoolPriceLimit: BigInt(num('tx-pool-price-limit', 1)),
     txPoolLimits,
+    historicalProofQueryWindow: BigInt(uint('historical-proof-query-window') ?? 43_200),
     apiMaxBlocksPerRequest: num('api-max-blocks-per-request', 0),
     feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? (c.feeRecipient as string).toLowerCase() : undefined,
     blockTimeMs,
@@ -108,17 +110,8 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
  * fails like Go's decoder), and 0 — or a lifetime of 0 — means the default (geth's sanitize).
  */
 function parseTxPoolLimits(c: Record<string, unknown>, raw: Uint8Array | undefined): TxPoolLimits {
-  const fail = (msg: string): never => {
-    throw new Error(`failed to unmarshal config ${Buffer.from(raw ?? []).toString('utf8')}: ${msg}`);
-  };
-  const uint = (key: string, dflt: number): number => {
-    const v = c[key];
-    if (v === undefined || v === null) return dflt;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-      fail(`json: cannot unmarshal ${typeof v === 'number' ? `number ${v}` : goJsonType(v)} into Go struct field Config.${key} of type uint64`);
-    }
-    return (v as number) || dflt;
-  };
+  const fail = (msg: string): never => unmarshalError(raw, msg);
+  const uint = (key: string, dflt: number): number => uintKey(c, raw, key) || dflt;
   const d = DEFAULT_POOL_LIMITS;
   let lifetimeMs = d.lifetimeMs;
   if (c['tx-pool-lifetime'] !== undefined && c['tx-pool-lifetime'] !== null) {
@@ -136,6 +129,20 @@ function parseTxPoolLimits(c: Record<string, unknown>, raw: Uint8Array | undefin
     globalQueue: uint('tx-pool-global-queue', d.globalQueue),
     lifetimeMs,
   };
+}
+
+function unmarshalError(raw: Uint8Array | undefined, msg: string): never {
+  throw new Error(`failed to unmarshal config ${Buffer.from(raw ?? []).toString('utf8')}: ${msg}`);
+}
+
+/** A uint64 key of config.json: undefined when absent or null; Go's decoder error for anything else. */
+function uintKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: string): number | undefined {
+  const v = c[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    unmarshalError(raw, `json: cannot unmarshal ${typeof v === 'number' ? `number ${v}` : goJsonType(v)} into Go struct field Config.${key} of type uint64`);
+  }
+  return v as number;
 }
 
 const goJsonType = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v);

@@ -3,6 +3,9 @@
 import { after, before } from 'node:test';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestNode, type TestNode } from '../../../test/helpers.js';
 
 export const DEV_KEYS = [
@@ -44,6 +47,31 @@ export function rpcClient(url: string): Rpc {
 export async function devNode(options: Record<string, unknown> = {}): Promise<{ node: TestNode; rpc: Rpc }> {
   const node = await startTestNode(options);
   return { node, rpc: rpcClient(node.url + '/ext/bc/dev/rpc') };
+}
+
+/** A dev-chain node whose chain reads `config` as its config.json; stop() removes its folder. */
+export async function devNodeWithConfig(config: Record<string, unknown>): Promise<{ node: TestNode; rpc: Rpc }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-test-'));
+  const cfgDir = join(dataDir, 'chain-configs');
+  mkdirSync(join(cfgDir, 'dev'), { recursive: true });
+  writeFileSync(join(cfgDir, 'dev', 'config.json'), JSON.stringify(config));
+  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
+  let dev: { node: TestNode; rpc: Rpc };
+  try {
+    dev = await devNode({ 'data-dir': dataDir, 'chain-config-dir': cfgDir });
+  } catch (e) {
+    removeDir();
+    throw e;
+  }
+  const { node } = dev;
+  const stop = async () => {
+    try {
+      await node.stop();
+    } finally {
+      removeDir();
+    }
+  };
+  return { rpc: dev.rpc, node: { ...node, stop } };
 }
 
 /**

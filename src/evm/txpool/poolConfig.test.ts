@@ -1,29 +1,15 @@
 // The chain's config.json tx-pool-* keys reach the pool of a real node: the per-sender queue limit,
 // the replacement price bump, and the lifetime after which a sender's queued txs are dropped.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { devNode, signTx, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
-import type { TestNode } from '../../../test/helpers.js';
+import { devNodeWithConfig, signTx, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
 
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-async function nodeWithConfig(config: Record<string, unknown>): Promise<{ node: TestNode; rpc: Rpc }> {
-  const base = mkdtempSync(join(tmpdir(), 'powder-pool-config-'));
-  dirs.push(base);
-  mkdirSync(join(base, 'dev'), { recursive: true });
-  writeFileSync(join(base, 'dev', 'config.json'), JSON.stringify(config));
-  return devNode({ 'chain-config-dir': base });
-}
 
 const nonceOf = async (rpc: Rpc, i: number) => BigInt((await rpc('eth_getTransactionCount', [DEV_ADDRS[i], 'latest'])) as string);
 const sendErr = async (rpc: Rpc, raw: string) => (await rpcError(rpc('eth_sendRawTransaction', [raw]))).message;
 
 test('tx-pool-account-queue and tx-pool-price-bump from config.json', async () => {
-  const { node, rpc } = await nodeWithConfig({ 'tx-pool-account-queue': 2, 'tx-pool-price-bump': 50 });
+  const { node, rpc } = await devNodeWithConfig({ 'tx-pool-account-queue': 2, 'tx-pool-price-bump': 50 });
   try {
     const n = await nonceOf(rpc, 1);
     // Two gapped txs queue; a third from the same sender is over its queue.
@@ -46,7 +32,7 @@ test('tx-pool-account-queue and tx-pool-price-bump from config.json', async () =
 });
 
 test('tx-pool-lifetime: a sender\'s queued txs are dropped after the lifetime without progress', async () => {
-  const { node, rpc } = await nodeWithConfig({ 'tx-pool-lifetime': '1s' });
+  const { node, rpc } = await devNodeWithConfig({ 'tx-pool-lifetime': '1s' });
   try {
     const n = await nonceOf(rpc, 1);
     const hash = (await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n + 1n, to: DEV_ADDRS[0] })])) as string;
@@ -72,9 +58,9 @@ test('tx-pool-* values Go cannot decode stop the chain with its texts; 0 means t
     [{ 'tx-pool-global-queue': '10' }, /json: cannot unmarshal string into Go struct field Config\.tx-pool-global-queue of type uint64/],
     [{ 'tx-pool-price-bump': 1.5 }, /json: cannot unmarshal number 1\.5 into Go struct field Config\.tx-pool-price-bump of type uint64/],
   ] as const) {
-    await assert.rejects(nodeWithConfig(config), message);
+    await assert.rejects(devNodeWithConfig(config), message);
   }
-  const { node, rpc } = await nodeWithConfig({ 'tx-pool-account-queue': 0 });
+  const { node, rpc } = await devNodeWithConfig({ 'tx-pool-account-queue': 0 });
   try {
     const n = await nonceOf(rpc, 2);
     for (let i = 1n; i <= 3n; i++) await rpc('eth_sendRawTransaction', [signTx(2, { nonce: n + i, to: DEV_ADDRS[0] })]);
