@@ -80,4 +80,6 @@ function install(proto: InterpreterLike): void {
 // The interpreter module sits beside the package's ESM entry point (dist/esm/index.js).
 const interpreterURL = new URL('./interpreter.js', import.meta.resolve('@ethereumjs/evm')).href;
 const mod = (await import(interpreterURL)) as { Interpreter?: { prototype: InterpreterLike } };
+/** The EVM's Interpreter prototype (undefined if the package's layout ever changes), for callDeadline.ts. */
+export const interpreterPrototype: object | undefined = mod.Interpreter?.prototype;
 if (typeof mod.Interpreter?.prototype?._getValidJumpDestinations === 'function') install(mod.Interpreter.prototype);

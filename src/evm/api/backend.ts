@@ -4,6 +4,8 @@ import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx
 import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { CallState } from '../state/callState.js';
+import { CallTimeoutError, withDeadline } from '../callDeadline.js';
+import { goDuration } from '../admin/vmConfigJson.js';
 import { skipEOACheck } from './skipAccountChecks.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
@@ -38,6 +40,8 @@ export interface VmConfig {
   batchResponseMaxSize: number;
   txPoolPriceLimit: bigint;
   apiMaxBlocksPerRequest: number;
+  /** api-max-duration in ms: eth_call runs longer than this are aborted (0 = no limit). */
+  apiMaxDurationMs: number;
   /** historical-proof-query-window: eth_getProof only this many blocks behind the last accepted (0 = any). */
   historicalProofQueryWindow: bigint;
   feeRecipient?: string;
@@ -222,6 +226,8 @@ export class EvmBackend {
       trace?: (vm: any) => void;
       /** Reuse a prepared state + VM (overrides already applied); the run is reverted afterwards. */
       session?: CallSession;
+      /** api-max-duration: abort the run after this long (eth_call only; 0 = none). */
+      timeoutMs?: number;
     } = {},
   ): Promise<CallOutcome> {
     const chain = this.chain;
@@ -299,8 +305,9 @@ export class EvmBackend {
     if (session) await sm.checkpoint();
     const unmask = skipEOACheck(sm, from);
     try {
-      ({ result } = await runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }));
+      ({ result } = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true })));
     } catch (e) {
+      if (e instanceof CallTimeoutError) throw new UnexpectedCallError(-32000, `execution aborted (timeout = ${goDuration(opts.timeoutMs!)})`);
       const invalid = this.consensus.invalidTxReason(vm);
       // An exception out of runTx may be a rule of the tx or an internal failure (e.g. a database
       // read): same answer on the wire, but ethCall must not remember the latter.
@@ -343,8 +350,9 @@ export class EvmBackend {
       reusable = true;
       return r;
     } catch (e) {
-      // Errors of the call itself leave the session reverted; anything else discards it.
-      reusable = e instanceof RpcError;
+      // Errors of the call itself leave the session reverted; anything else (a failing read, an
+      // aborted run) discards it.
+      reusable = e instanceof RpcError && !(e instanceof UnexpectedCallError);
       throw e;
     } finally {
       if (reusable) {
@@ -379,7 +387,8 @@ export class EvmBackend {
   /** eth_call result: return data, or the revert / EVM error. */
   async ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): Promise<string> {
     const plain = (!overrides || overrides.size === 0) && !blockOverrides;
-    if (!plain) return callOutcomeResult(await this.call(args, block, { overrides, blockOverrides }));
+    const timeoutMs = this.config.apiMaxDurationMs;
+    if (!plain) return callOutcomeResult(await this.call(args, block, { overrides, blockOverrides, timeoutMs }));
     // The state root is read once: the session and the cache key both name exactly this state.
     const root = this.chain.stateRootOf(block);
     const stateKey = block.hashHex + hex(root);
@@ -391,7 +400,7 @@ export class EvmBackend {
     }
     let result: string;
     try {
-      result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session })));
+      result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session, timeoutMs })));
     } catch (e) {
       // The call's own errors (argument checks, reverts, EVM errors) are as deterministic as its
       // results; anything else (e.g. a failing database read) is not remembered.

@@ -97,6 +97,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     txPoolLimits,
     historicalProofQueryWindow: BigInt(uint('historical-proof-query-window') ?? 43_200),
     apiMaxBlocksPerRequest: num('api-max-blocks-per-request', 0),
+    apiMaxDurationMs: durationKey(c, raw, 'api-max-duration') ?? 0,
     feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? (c.feeRecipient as string).toLowerCase() : undefined,
     blockTimeMs,
     httpBodyLimit: num('http-body-limit', 0) || 5 * 1024 * 1024,
@@ -110,17 +111,9 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
  * fails like Go's decoder), and 0 — or a lifetime of 0 — means the default (geth's sanitize).
  */
 function parseTxPoolLimits(c: Record<string, unknown>, raw: Uint8Array | undefined): TxPoolLimits {
-  const fail = (msg: string): never => unmarshalError(raw, msg);
   const uint = (key: string, dflt: number): number => uintKey(c, raw, key) || dflt;
   const d = DEFAULT_POOL_LIMITS;
-  let lifetimeMs = d.lifetimeMs;
-  if (c['tx-pool-lifetime'] !== undefined && c['tx-pool-lifetime'] !== null) {
-    try {
-      lifetimeMs = durationMs(c['tx-pool-lifetime']) || d.lifetimeMs;
-    } catch (e) {
-      fail((e as Error).message);
-    }
-  }
+  const lifetimeMs = durationKey(c, raw, 'tx-pool-lifetime') || d.lifetimeMs;
   return {
     priceBump: BigInt(uint('tx-pool-price-bump', Number(d.priceBump))),
     accountSlots: uint('tx-pool-account-slots', d.accountSlots),
@@ -143,6 +136,17 @@ function uintKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: s
     unmarshalError(raw, `json: cannot unmarshal ${typeof v === 'number' ? `number ${v}` : goJsonType(v)} into Go struct field Config.${key} of type uint64`);
   }
   return v as number;
+}
+
+/** A duration key of config.json in ms (a Go duration string, or nanoseconds): undefined when absent. */
+function durationKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: string): number | undefined {
+  const v = c[key];
+  if (v === undefined || v === null) return undefined;
+  try {
+    return durationMs(v);
+  } catch (e) {
+    return unmarshalError(raw, (e as Error).message);
+  }
 }
 
 const goJsonType = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v);
