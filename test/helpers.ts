@@ -14,7 +14,14 @@ export interface TestNode {
 /** Starts a node on port 0 in a fresh temp data dir (LMDB unless options say otherwise). */
 export async function startTestNode(options: Record<string, unknown> = {}): Promise<TestNode> {
   const dataDir = (options['data-dir'] as string) ?? mkdtempSync(join(tmpdir(), 'powder-test-'));
-  const node = await startNode({ 'http-port': 0, 'data-dir': dataDir, 'log-display-level': 'off', ...options });
+  let node: Node;
+  try {
+    node = await startNode({ 'http-port': 0, 'data-dir': dataDir, 'log-display-level': 'off', ...options });
+  } catch (e) {
+    // A node that fails to start (the bad-input tests) leaves no folder behind either.
+    if (!options['data-dir']) rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   return {
     node,
     url: node.url,
