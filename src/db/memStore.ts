@@ -25,7 +25,12 @@ function hashKey(k: Uint8Array): number {
   return h >>> 0;
 }
 
-const slotOf = (addr: number) => addr / ALIGN + 1;
+function slotOf(addr: number): number {
+  const slot = addr / ALIGN + 1;
+  // Never reached in practice (16 GiB in one process's memory database), but never silently wrong.
+  if (slot >= DELETED) throw new Error('memdb: more than 16 GiB stored in one store; use --db-type=lmdb');
+  return slot;
+}
 const addrOf = (slot: number) => (slot - 1) * ALIGN;
 
 const readU32 = (b: Uint8Array, o: number) => ((b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!) >>> 0;

@@ -101,10 +101,6 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   }
   await chain.store.write([chain.store.metaOp(ctx.upgrade ?? new Uint8Array())]);
   const pool = new TxPool(vmConfig.txPoolLimits);
-  // geth checks for stale queued txs every minute; a shorter tx-pool-lifetime is checked every
-  // half lifetime, so a test with "1s" sees the eviction within a second.
-  const evictTimer = setInterval(() => pool.evictStale(), Math.min(60_000, Math.max(50, vmConfig.txPoolLimits.lifetimeMs / 2)));
-  evictTimer.unref();
   const builder = new BlockBuilder(chain, consensus, pool);
   const clock = new ChainClock(() => ctx.node.now());
   const miner = new Miner(chain, pool, builder, clock, (p) => consensus.minChildMs(p), ctx.log, `chain ${ctx.primaryAlias} block builder`);
@@ -114,7 +110,6 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     miner.automine = false;
     miner.setIntervalMining(vmConfig.blockTimeMs);
   }
-  const chainProfiler = startChainProfiler(vmConfig.file, ctx.log);
   const subscriptions = new EvmSubscriptions(backend);
   const methods: Map<string, RpcMethod> = buildMethodTable(backend, subscriptions);
   if (warp.apiEnabled) for (const [k, v] of warp.methods()) methods.set(k, v);
@@ -123,6 +118,12 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     vmConfig.file['admin-api-enabled'] === true
       ? chainAdminService({ adminApiDir: String(fullConfig['admin-api-dir']), primaryAlias: ctx.primaryAlias, log: ctx.log, vmConfig: () => fullConfig })
       : undefined;
+  // Started last, once nothing else can fail: geth checks for stale queued txs every minute; a
+  // shorter tx-pool-lifetime is checked every half lifetime, so a test with "1s" sees the eviction
+  // within a second.
+  const evictTimer = setInterval(() => pool.evictStale(), Math.min(60_000, Math.max(50, vmConfig.txPoolLimits.lifetimeMs / 2)));
+  evictTimer.unref();
+  const chainProfiler = startChainProfiler(vmConfig.file, ctx.log);
 
   return {
     createHandlers() {
