@@ -121,6 +121,8 @@ function parseTxPoolLimits(c: Record<string, unknown>, raw: Uint8Array | undefin
     accountQueue: uint('tx-pool-account-queue', d.accountQueue),
     globalQueue: uint('tx-pool-global-queue', d.globalQueue),
     lifetimeMs,
+    allLocal: c['local-txs-enabled'] === true,
+    locals: new Set(((c['priority-regossip-addresses'] as unknown[] | undefined) ?? []).filter((a): a is string => typeof a === 'string').map((a) => a.toLowerCase())),
   };
 }
 

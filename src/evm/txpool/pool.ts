@@ -58,6 +58,12 @@ export interface TxPoolLimits {
   globalQueue: number;
   /** tx-pool-lifetime (ms): a sender's queued txs are dropped after this long without progress. */
   lifetimeMs: number;
+  /**
+   * geth's "locals", whose queued txs never expire: every sender when local-txs-enabled (the
+   * pool's txs all come in over RPC here), else the priority-regossip-addresses (lower case).
+   */
+  allLocal: boolean;
+  locals: ReadonlySet<string>;
 }
 export const DEFAULT_POOL_LIMITS: TxPoolLimits = {
   priceBump: 10n,
@@ -66,6 +72,8 @@ export const DEFAULT_POOL_LIMITS: TxPoolLimits = {
   accountQueue: 64,
   globalQueue: 1024,
   lifetimeMs: 10 * 60_000,
+  allLocal: false,
+  locals: new Set(),
 };
 
 function feeCap(tx: TypedTransaction): bigint {
@@ -288,13 +296,14 @@ export class TxPool {
 
   /**
    * Drops the queued txs of every sender without progress for the lifetime (geth's eviction
-   * loop; its executable txs stay). Returns the hashes dropped.
+   * loop; its executable txs stay; locals are never dropped). Returns the hashes dropped.
    */
   evictStale(): string[] {
     const dropped: string[] = [];
     const now = this.now();
+    if (this.limits.allLocal) return dropped;
     for (const from of [...this.accounts.keys()]) {
-      if (now - (this.beats.get(from) ?? now) <= this.limits.lifetimeMs) continue;
+      if (this.limits.locals.has(from) || now - (this.beats.get(from) ?? now) <= this.limits.lifetimeMs) continue;
       for (const p of this.split(from).queued) {
         this.remove(p.hash);
         dropped.push(p.hash);

@@ -69,3 +69,34 @@ test('tx-pool-* values Go cannot decode stop the chain with its texts; 0 means t
     await node.stop();
   }
 });
+
+test('locals never expire: priority-regossip-addresses, and every sender with local-txs-enabled', async () => {
+  const gapped = async (rpc: Rpc, i: number) => (await rpc('eth_sendRawTransaction', [signTx(i, { nonce: (await nonceOf(rpc, i)) + 1n, to: DEV_ADDRS[0] })])) as string;
+  const gone = async (rpc: Rpc, hash: string) => (await rpc('eth_getTransactionByHash', [hash])) === null;
+  const waitGone = async (rpc: Rpc, hash: string) => {
+    for (const start = Date.now(); Date.now() - start < 5000 && !(await gone(rpc, hash)); ) await new Promise((r) => setTimeout(r, 100));
+  };
+  {
+    // A checksummed address in the config names the same sender.
+    const { node, rpc } = await devNodeWithConfig({ 'tx-pool-lifetime': '1s', 'priority-regossip-addresses': ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] });
+    try {
+      const local = await gapped(rpc, 1);
+      const remote = await gapped(rpc, 2);
+      await waitGone(rpc, remote);
+      assert.equal(await gone(rpc, remote), true, 'the other sender\'s queued tx expired');
+      assert.equal(await gone(rpc, local), false, 'the priority address\'s queued tx stays');
+    } finally {
+      await node.stop();
+    }
+  }
+  {
+    const { node, rpc } = await devNodeWithConfig({ 'tx-pool-lifetime': '1s', 'local-txs-enabled': true });
+    try {
+      const hash = await gapped(rpc, 2);
+      await new Promise((r) => setTimeout(r, 1800));
+      assert.equal(await gone(rpc, hash), false, 'with local-txs-enabled nothing expires');
+    } finally {
+      await node.stop();
+    }
+  }
+});
