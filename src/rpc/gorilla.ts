@@ -89,7 +89,7 @@ function bigintAsNumber(_k: string, v: unknown): unknown {
   return typeof v === 'bigint' ? `__bigint:${v}` : v;
 }
 
-function goTypeName(v: unknown): string {
+export function goTypeName(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (v === null) return 'null';
   if (typeof v === 'object') return 'object';

@@ -2,6 +2,7 @@
 // chain options (`blockTime`, `dev`) and the "powder-test-controls" switch.
 import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from '../txpool/pool.js';
 import type { VmConfig } from './backend.js';
+import { goTypeName } from '../../rpc/gorilla.js';
 
 export const DEFAULT_ETH_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
 /** The dev chain also serves txpool_*, debug_* and eth_accounts (documented in docs/dev-chain.md). */
@@ -75,7 +76,6 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   apis = apis.map((a) => LEGACY_API_NAMES[a] ?? a);
   for (const a of apis) if (!KNOWN_APIS.has(a)) throw new Error(`API service ${a} not found`);
   const num = (k: string, d: number) => (typeof c[k] === 'number' ? (c[k] as number) : d);
-  const uint = (key: string) => uintKey(c, raw, key);
   const txPoolLimits = parseTxPoolLimits(c, raw);
   let blockTimeMs = 0;
   const bt = options.blockTime ?? options['block-time'];
@@ -95,7 +95,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     batchResponseMaxSize: num('batch-response-max-size', 25_000_000),
     txPoolPriceLimit: BigInt(num('tx-pool-price-limit', 1)),
     txPoolLimits,
-    historicalProofQueryWindow: BigInt(uint('historical-proof-query-window') ?? 43_200),
+    historicalProofQueryWindow: BigInt(uintKey(c, raw, 'historical-proof-query-window') ?? 43_200),
     apiMaxBlocksPerRequest: num('api-max-blocks-per-request', 0),
     apiMaxDurationMs: durationKey(c, raw, 'api-max-duration') ?? 0,
     feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? (c.feeRecipient as string).toLowerCase() : undefined,
@@ -135,7 +135,7 @@ function uintKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: s
   const v = c[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-    unmarshalError(raw, `json: cannot unmarshal ${typeof v === 'number' ? `number ${v}` : goJsonType(v)} into Go struct field Config.${key} of type uint64`);
+    unmarshalError(raw, `json: cannot unmarshal ${typeof v === 'number' ? `number ${v}` : goTypeName(v)} into Go struct field Config.${key} of type uint64`);
   }
   return v as number;
 }
@@ -150,5 +150,3 @@ function durationKey(c: Record<string, unknown>, raw: Uint8Array | undefined, ke
     return unmarshalError(raw, (e as Error).message);
   }
 }
-
-const goJsonType = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v);
