@@ -70,7 +70,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     cfg,
     desiredMinDelayExcess: vmConfig.minDelayTarget === undefined ? null : desiredMinDelayExcess(vmConfig.minDelayTarget),
   };
-  const chain = new Blockchain(ctx.db, rulesView);
+  const chain = new Blockchain(ctx.db, rulesView, vmConfig.txIndex);
   // Warp (src/warp/chain.ts): predicates, accept hook and warp_* API, found by the builder via warpOf(chain).
   const warp = new WarpChain({ ctx, rulesAt: (ts) => rulesView.rulesAt(ts), isAccepted: (h) => { const b = chain.blockByHash(h); return !!b && chain.isCanonical(b); } });
   registerWarp(chain, warp);

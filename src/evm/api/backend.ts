@@ -9,7 +9,7 @@ import { goDuration } from '../admin/vmConfigJson.js';
 import { skipEOACheck } from './skipAccountChecks.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
-import type { Block, Blockchain } from '../chain/blockchain.js';
+import type { Block, Blockchain, TxIndexConfig } from '../chain/blockchain.js';
 import type { Consensus } from '../chain/consensus.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '../chain/exec.js';
 import type { ChainHeader } from '../chain/header.js';
@@ -44,6 +44,8 @@ export interface VmConfig {
   apiMaxDurationMs: number;
   /** historical-proof-query-window: eth_getProof only this many blocks behind the last accepted (0 = any). */
   historicalProofQueryWindow: bigint;
+  /** transaction-history / skip-tx-indexing: which mined txs keep a hash lookup. */
+  txIndex: TxIndexConfig;
   feeRecipient?: string;
 }
 

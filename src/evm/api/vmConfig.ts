@@ -96,6 +96,10 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     txPoolPriceLimit: BigInt(num('tx-pool-price-limit', 1)),
     txPoolLimits,
     historicalProofQueryWindow: BigInt(uintKey(c, raw, 'historical-proof-query-window') ?? 43_200),
+    txIndex: {
+      history: BigInt(uintKey(c, raw, 'transaction-history') ?? 0),
+      skip: boolKey(c, raw, 'skip-tx-indexing') ?? false,
+    },
     apiMaxBlocksPerRequest: num('api-max-blocks-per-request', 0),
     apiMaxDurationMs: durationKey(c, raw, 'api-max-duration') ?? 0,
     feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? (c.feeRecipient as string).toLowerCase() : undefined,
@@ -138,6 +142,14 @@ function uintKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: s
     unmarshalError(raw, `json: cannot unmarshal ${typeof v === 'number' ? `number ${v}` : goTypeName(v)} into Go struct field Config.${key} of type uint64`);
   }
   return v as number;
+}
+
+/** A bool key of config.json: undefined when absent or null; Go's decoder error for anything else. */
+function boolKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: string): boolean | undefined {
+  const v = c[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') unmarshalError(raw, `json: cannot unmarshal ${goTypeName(v)} into Go struct field Config.${key} of type bool`);
+  return v;
 }
 
 /** A duration key of config.json in ms (a Go duration string, or nanoseconds): undefined when absent. */

@@ -26,6 +26,14 @@ export interface Block {
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
+/** Which mined transactions keep a hash → block lookup (eth_getTransactionByHash/Receipt). */
+export interface TxIndexConfig {
+  /** Only the last `history` blocks' transactions (0 = all). */
+  history: bigint;
+  /** No lookups are written for new blocks. */
+  skip: boolean;
+}
+
 export class Blockchain {
   readonly store: ChainStore;
   readonly state: StateStore;
@@ -39,6 +47,8 @@ export class Blockchain {
   constructor(
     db: KVStore,
     readonly rules: ChainRulesView,
+    /** transaction-history / skip-tx-indexing of the VM config (geth's TxLookupLimit). */
+    private readonly txIndex: TxIndexConfig = { history: 0n, skip: false },
   ) {
     this.store = new ChainStore(db);
     this.state = new StateStore(db);
@@ -53,6 +63,7 @@ export class Blockchain {
       if (!b) throw new Error('database corrupt: head block missing');
       this.head = b;
       this.headStateRoot = this.store.stateOverride(headHash) ?? b.header.stateRoot;
+      await this.unindexBeyondHistory();
       return;
     }
     const common = this.commons.get('cancun');
@@ -82,9 +93,37 @@ export class Blockchain {
       this.store.canonOp(block.header.number, block.hash),
       this.store.headOp(block.hash),
     ];
-    const txs = this.txsOf(block);
-    txs.forEach((tx, i) => ops.push(this.store.txLookupOp(tx.hash(), block.header.number, i)));
+    if (!this.txIndex.skip) this.txsOf(block).forEach((tx, i) => ops.push(this.store.txLookupOp(tx.hash(), block.header.number, i)));
+    // With a transaction history, the block leaving the window loses its lookups in the same write.
+    const { history } = this.txIndex;
+    if (history > 0n && block.header.number > history) ops.push(...this.unindexOps(block.header.number - history));
     return ops;
+  }
+
+  /** Deletes block `n`'s tx lookups (none for a block without txs or one not found). */
+  private unindexOps(n: bigint): Op[] {
+    const b = this.blockByNumber(n);
+    return b ? this.txsOf(b).map((tx) => this.store.txLookupOp(tx.hash(), n, null)) : [];
+  }
+
+  /**
+   * At start with a transaction history (set, or made shorter, since the chain last ran): removes
+   * the lookups of blocks now behind the window, walking back from its edge until a block whose
+   * txs are already unindexed (blocks without txs are passed over).
+   */
+  private async unindexBeyondHistory(): Promise<void> {
+    const { history } = this.txIndex;
+    if (history === 0n || this.head.header.number <= history) return;
+    const ops: Op[] = [];
+    for (let n = this.head.header.number - history; n > 0n; n--) {
+      const b = this.blockByNumber(n);
+      if (!b) break;
+      const txs = this.txsOf(b);
+      if (txs.length === 0) continue;
+      if (this.store.txLookup(txs[0]!.hash()) === undefined) break;
+      for (const tx of txs) ops.push(this.store.txLookupOp(tx.hash(), n, null));
+    }
+    if (ops.length) await this.store.write(ops);
   }
 
   /** Makes `block` the head once its write is durable. */
