@@ -12,6 +12,17 @@ export function withRequestLog(handler: RouteHandler, log: NamedLogger): RouteHa
       return handler.http(req, res);
     },
   };
+  const post = handler.post;
+  if (post) {
+    wrapped.post = {
+      bodyLimit: post.bodyLimit,
+      accepts: (contentType) => post.accepts(contentType),
+      answer(body, url) {
+        if (log.nodeEnabled(Levels.Debug)) log.nodeDebug('API request', { path: url, method: 'POST' });
+        return post.answer(body, url);
+      },
+    };
+  }
   if (handler.upgrade) wrapped.upgrade = (req, socket, head) => handler.upgrade!(req, socket, head);
   return wrapped;
 }

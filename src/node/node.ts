@@ -96,7 +96,7 @@ export class Node implements NodeServices {
   /** Adds a node-style (gorilla) JSON-RPC endpoint at /ext/<name>. */
   addGorillaRoute(base: string, suffix: string, serviceName: string, service: GorillaService): GorillaServer {
     const server = this.gorilla(serviceName, service);
-    this.router.addRoute(base, suffix, { http: (req, res) => server.serve(req, res) });
+    this.router.addRoute(base, suffix, server.route());
     return server;
   }
 
@@ -106,6 +106,7 @@ export class Node implements NodeServices {
       service,
       maxBodyBytes: this.config.httpMaxBodySize,
       onError: (method, err) => this.log.debug('API call failed', { method, error: err.message }),
+      requestFree: true,
     });
   }
 
@@ -159,7 +160,7 @@ export class Node implements NodeServices {
       allowedHosts: c.httpAllowedHosts,
       allowedOrigins: c.httpAllowedOrigins,
       idleTimeoutMs: c.httpIdleTimeoutMs,
-      onHandlerError: (err, req) => this.log.error('HTTP handler failed', { path: req.url, error: String((err as Error)?.stack ?? err) }),
+      onHandlerError: (err, url) => this.log.error('HTTP handler failed', { path: url, error: String((err as Error)?.stack ?? err) }),
     });
     const addr = await this.http.listen();
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

@@ -3,6 +3,7 @@
 // POST /ext/health) and the Gorilla-style chain endpoints (/validators) use it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, BodyTooLargeError } from '../server/body.js';
+import { writeReply, type Reply, type RouteHandler } from '../server/router.js';
 
 export const UNMARSHAL_ERROR =
   "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
@@ -217,6 +218,15 @@ export interface GorillaServerOptions {
   maxBodyBytes: number;
   /** Called on every error a method returns (for logging). */
   onError?: (method: string, err: Error) => void;
+  /** No handler reads its `req` argument: bodies may be answered without one (see `route`). */
+  requestFree?: boolean;
+}
+
+const EMPTY_REPLY: Reply = { status: 200, headers: ['Content-Length', '0'], body: '' };
+
+/** gorilla's Content-Type check: the media type before any `;`, case-insensitively. */
+function acceptsJSON(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0].toLowerCase() === 'application/json';
 }
 
 /** One gorilla rpc.Server with one registered service, as each AvalancheGo endpoint is. */
@@ -233,9 +243,9 @@ export class GorillaServer {
     if (req.method !== 'POST') {
       return plain(res, 405, `rpc: POST method required, received ${req.method}`);
     }
-    const ct = (req.headers['content-type'] ?? '').split(';')[0];
-    if (ct.toLowerCase() !== 'application/json') {
-      return plain(res, 415, `rpc: unrecognized Content-Type: ${ct}`);
+    const ct = req.headers['content-type'];
+    if (!acceptsJSON(ct)) {
+      return plain(res, 415, `rpc: unrecognized Content-Type: ${(ct ?? '').split(';')[0]}`);
     }
     let body: Buffer;
     try {
@@ -249,23 +259,33 @@ export class GorillaServer {
       res.destroy(); // the client went away mid-body: nobody to answer
       return;
     }
+    writeReply(res, await this.answer(body, req));
+  }
+
+  /** The answer to a POST body (both HTTP paths; `req` is absent on the fast path). */
+  async answer(body: Buffer, req?: IncomingMessage): Promise<Reply> {
     const reply = await this.handle(body.toString('utf8'), req);
-    if (reply === undefined) {
-      res.writeHead(200, { 'Content-Length': 0 });
-      res.end();
-      return;
-    }
+    if (reply === undefined) return EMPTY_REPLY;
     const text = reply + '\n';
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'X-Content-Type-Options': 'nosniff',
-      'Content-Length': Buffer.byteLength(text),
-    });
-    res.end(text);
+    return {
+      status: 200,
+      headers: ['Content-Type', 'application/json; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(Buffer.byteLength(text))],
+      body: text,
+    };
+  }
+
+  /**
+   * The route: node:http always; the fast HTTP path too when the service's handlers never read
+   * the request (`requestFree`: the node's own services; plugin VMs' handlers get `req`).
+   */
+  route(): RouteHandler {
+    const http = (req: IncomingMessage, res: ServerResponse) => this.serve(req, res);
+    if (!this.opts.requestFree) return { http };
+    return { http, post: { bodyLimit: this.opts.maxBodyBytes, accepts: acceptsJSON, answer: (body) => this.answer(body) } };
   }
 
   /** Processes one body; returns the response JSON text, or undefined for "write nothing". */
-  async handle(text: string, req: IncomingMessage): Promise<string | undefined> {
+  async handle(text: string, req: IncomingMessage | undefined): Promise<string | undefined> {
     let raw: unknown;
     try {
       raw = parseGoJSON(text);
@@ -284,7 +304,7 @@ export class GorillaServer {
       const def = this.methods.get(method);
       if (!def) throw new RpcError(-32000, `rpc: can't find method "${service}.${method}"`);
       const args = decodeParams(def.params, env.params);
-      const result = (await def.handler(args, req)) ?? {};
+      const result = (await def.handler(args, req as IncomingMessage)) ?? {};
       return notify ? undefined : `{"jsonrpc":"2.0","result":${goJSON(result)},"id":${goJSON(env.id)}}`;
     } catch (e) {
       const err = e instanceof RpcError ? e : new RpcError(-32000, e instanceof Error ? e.message : String(e));

@@ -5,6 +5,7 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { plain } from '../rpc/gorilla.js';
 import { cleanPath, type Router } from './router.js';
+import { serveFast, type FastHttpOptions } from './fastHttp.js';
 import type { RouteCalls } from './metrics.js';
 
 export interface HttpServerOptions {
@@ -14,7 +15,8 @@ export interface HttpServerOptions {
   allowedHosts: string[];
   allowedOrigins: string[];
   idleTimeoutMs: number;
-  onHandlerError: (err: unknown, req: IncomingMessage) => void;
+  /** A handler threw or rejected; `url` is the request target. */
+  onHandlerError: (err: unknown, url: string | undefined) => void;
 }
 
 /**
@@ -110,9 +112,22 @@ export class HttpServer {
     this.server.keepAliveTimeout = opts.idleTimeoutMs;
     this.server.headersTimeout = Math.max(opts.idleTimeoutMs + 1000, 31_000);
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
-    this.server.on('connection', (s) => {
+    // Every connection starts on the fast path (fastHttp.ts), which gives it to node:http's own
+    // connection listener at the first request it does not answer itself.
+    const [httpConnection] = this.server.listeners('connection') as ((s: Socket) => void)[];
+    this.server.removeListener('connection', httpConnection);
+    const fast: FastHttpOptions = {
+      router,
+      nodeHeaderLines: `node-id: ${opts.nodeID}\r\nVary: Origin\r\n`,
+      hostAllowed: (host) => this.hostAllowed(host),
+      keepAliveTimeoutMs: opts.idleTimeoutMs,
+      handOff: (s) => httpConnection.call(this.server, s),
+      onHandlerError: opts.onHandlerError,
+    };
+    this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
+      serveFast(s, fast);
     });
     this.server.on('clientError', (_err, socket) => {
       if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
@@ -137,9 +152,9 @@ export class HttpServer {
     await done;
   }
 
-  private hostAllowed(req: IncomingMessage): boolean {
+  private hostAllowed(host: string | undefined): boolean {
     if (this.allowAllHosts) return true;
-    const hostHeader = req.headers.host ?? '';
+    const hostHeader = host ?? '';
     if (hostHeader === '') return true;
     if (hostHeader === this.lastHost) return this.lastHostOK;
     const ok = this.checkHost(hostHeader);
@@ -191,7 +206,7 @@ export class HttpServer {
 
   private onRequest(req: IncomingMessage, res: NodeResponse): void {
     if (this.cors(req, res)) return;
-    if (!this.hostAllowed(req)) {
+    if (!this.hostAllowed(req.headers.host)) {
       req.resume();
       return plain(res, 403, 'invalid host specified\n');
     }
@@ -224,7 +239,7 @@ export class HttpServer {
   }
 
   private fail(e: unknown, req: IncomingMessage, res: ServerResponse): void {
-    this.opts.onHandlerError(e, req);
+    this.opts.onHandlerError(e, req.url);
     if (!res.headersSent) plain(res, 500, 'internal server error\n');
     else res.destroy();
   }
@@ -232,7 +247,7 @@ export class HttpServer {
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const path = (req.url ?? '/').split('?')[0];
-    const handler = this.hostAllowed(req) ? this.router.lookup(path) : undefined;
+    const handler = this.hostAllowed(req.headers.host) ? this.router.lookup(path) : undefined;
     if (!handler?.upgrade) {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n404 page not found\n');
       return;
@@ -240,7 +255,7 @@ export class HttpServer {
     try {
       handler.upgrade(req, socket, head);
     } catch (e) {
-      this.opts.onHandlerError(e, req);
+      this.opts.onHandlerError(e, req.url);
       socket.destroy();
     }
   }

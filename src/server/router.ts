@@ -8,6 +8,35 @@ export interface RouteHandler {
   http(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
   /** WebSocket (or other) upgrade requests on this route. */
   upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * POST requests this route answers from their body alone, offered to the fast HTTP path
+   * (fastHttp.ts). `http` must give the very same answer for such a request: routes build both
+   * from one `answer`.
+   */
+  post?: PostAnswer;
+}
+
+/** An HTTP answer as data: status, header name/value pairs in wire order, body. */
+export interface Reply {
+  status: number;
+  headers: string[];
+  body: string;
+}
+
+export interface PostAnswer {
+  /** Bodies longer than this take the node:http path (which gives the route's own limit error). */
+  readonly bodyLimit: number;
+  /** Whether a POST with this Content-Type is answered by `answer` (others take the node:http path). */
+  accepts(contentType: string | undefined): boolean;
+  /** `url` is the request target as sent (for logging). */
+  answer(body: Buffer, url: string): Reply | Promise<Reply>;
+}
+
+/** Writes a Reply through node:http (the slow path's twin of the fast path's write). */
+export function writeReply(res: ServerResponse, r: Reply): void {
+  if (res.destroyed) return;
+  res.writeHead(r.status, r.headers);
+  res.end(r.body);
 }
 
 export class Router {

@@ -386,11 +386,14 @@ export class EvmBackend {
    */
   readonly callResults = new CallResultCache();
 
-  /** eth_call result: return data, or the revert / EVM error. */
-  async ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): Promise<string> {
+  /**
+   * eth_call result: return data, or the revert / EVM error. A remembered outcome is answered at
+   * once (no await: a cached call costs what eth_chainId does); anything else runs.
+   */
+  ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): string | Promise<string> {
     const plain = (!overrides || overrides.size === 0) && !blockOverrides;
     const timeoutMs = this.config.apiMaxDurationMs;
-    if (!plain) return callOutcomeResult(await this.call(args, block, { overrides, blockOverrides, timeoutMs }));
+    if (!plain) return this.call(args, block, { overrides, blockOverrides, timeoutMs }).then(callOutcomeResult);
     // The state root is read once: the session and the cache key both name exactly this state.
     const root = this.chain.stateRootOf(block);
     const stateKey = block.hashHex + hex(root);
@@ -400,6 +403,10 @@ export class EvmBackend {
       if ('result' in memo) return memo.result;
       throw new RpcError(memo.error.code, memo.error.message, memo.error.data);
     }
+    return this.runEthCall(args, block, root, stateKey, cacheKey, timeoutMs);
+  }
+
+  private async runEthCall(args: CallArgs, block: Block, root: Uint8Array, stateKey: string, cacheKey: string | undefined, timeoutMs: number): Promise<string> {
     let result: string;
     try {
       result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session, timeoutMs })));

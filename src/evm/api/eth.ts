@@ -147,7 +147,9 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   bc.set('eth_getBalance', (p) => {
     const a = address(required(p, 0), 0);
     const b = be.resolveForState(blockSpec(p, 1));
-    return be.account(b, a).then(balanceHex);
+    // Answered at once when the account is cached (the usual poll of a balance), else read.
+    const cached = chain.cachedAccount(b, a);
+    return cached ? balanceHex(cached) : be.account(b, a).then(balanceHex);
   });
   bc.set('eth_getCode', async (p) => {
     const a = address(required(p, 0), 0);
@@ -216,7 +218,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const b = be.resolve(blockSpec(p, 0));
     return b ? receiptsOf(be, b) : null;
   });
-  bc.set('eth_call', async (p) => {
+  bc.set('eth_call', (p) => {
     const args = parseCallArgs(required(p, 0), 0);
     const b = be.resolveForState(blockSpec(p, 1, true));
     const overrides = parseStateOverrides(p[2], 2);
@@ -294,13 +296,13 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const i = quantity(required(p, 1), 1, 'hexutil.Uint');
     return b && i < BigInt(b.rawTxs.length) ? hexD(b.rawTxs[Number(i)]) : '0x';
   });
-  itx.set('eth_getTransactionCount', async (p) => {
+  itx.set('eth_getTransactionCount', (p) => {
     const a = address(required(p, 0), 0);
     const spec = blockSpec(p, 1);
     const b = be.resolveForState(spec);
-    const n = (await be.account(b, a)).nonce;
-    if (spec?.kind === 'tag' && spec.tag === 'pending') return hexQ(be.pool.pendingNonce(a, n));
-    return hexQ(n);
+    const answer = (n: bigint) => hexQ(spec?.kind === 'tag' && spec.tag === 'pending' ? be.pool.pendingNonce(a, n) : n);
+    const cached = chain.cachedAccount(b, a);
+    return cached ? answer(cached.nonce) : be.account(b, a).then((acc) => answer(acc.nonce));
   });
   itx.set('eth_getTransactionByHash', (p) => {
     const h = hash32(required(p, 0), 0);

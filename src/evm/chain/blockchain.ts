@@ -2,7 +2,7 @@
 // With one validator every built block is accepted at once, so "last accepted" = head.
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address } from '@ethereumjs/util';
+import { Account, Address, createAccountFromRLP } from '@ethereumjs/util';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { KVStore } from '../../db/database.js';
@@ -213,6 +213,16 @@ export class Blockchain {
     const sm = this.state.readOnly(this.commons.get(this.forkAt(b.header.timestamp)), root);
     if (b.hashHex === this.head.hashHex) this.headView = { root: key, sm };
     return sm;
+  }
+
+  /**
+   * The account at `b`'s state when the shared flat cache already holds it (no trie read, no
+   * await): an empty account for an absent one; undefined when it is not cached.
+   */
+  cachedAccount(b: Block, addrHex: string): Account | undefined {
+    const rlp = this.state.flat.get(Buffer.from(this.stateRootOf(b)).toString('hex'), addrHex.slice(2));
+    if (rlp === undefined) return undefined;
+    return rlp === null ? new Account() : createAccountFromRLP(rlp);
   }
 
   async accountAt(b: Block, address: Address): Promise<Account> {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Logger } from '../../logging/logger.js';
-import type { RouteHandler } from '../../server/router.js';
+import { writeReply, type Reply as HttpReply, type RouteHandler } from '../../server/router.js';
 
 export class RpcError extends Error {
   constructor(
@@ -244,7 +244,10 @@ export class EthRpcServer {
 
   handlers(): EthRpcHandlers {
     return {
-      rpc: { http: (req, res) => this.serveHTTP(req, res) },
+      rpc: {
+        http: (req, res) => this.serveHTTP(req, res),
+        post: { bodyLimit: this.opts.bodyLimit, accepts: contentTypeOK, answer: (body) => this.answer(body) },
+      },
       ws: {
         http: (req, res) => {
           // gorilla/websocket's answer to a plain HTTP request on the WebSocket endpoint.
@@ -302,45 +305,38 @@ export class EthRpcServer {
     });
     req.on('error', () => res.destroy());
     req.on('end', () => {
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-      this.serveBody(body.toString('utf8'), res);
+      const r = this.answer(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      if (r instanceof Promise) r.then((reply) => writeReply(res, reply));
+      else writeReply(res, r);
     });
   }
 
-  private serveBody(text: string, res: ServerResponse): void {
+  /** The answer to a POST body, for both HTTP paths (node:http above, fastHttp.ts via `post`). */
+  private answer(body: Buffer): HttpReply | Promise<HttpReply> {
     let parsed: unknown;
     try {
-      parsed = parseFirstValue(text);
+      parsed = parseFirstValue(body.toString('utf8'));
     } catch (e) {
-      if ((e as Error).message === 'EOF') return writeJSON(res, undefined);
-      return writeJSON(res, errorJSON('null', -32700, 'parse error'));
+      if ((e as Error).message === 'EOF') return jsonReply(undefined);
+      return jsonReply(errorJSON('null', -32700, 'parse error'));
     }
     try {
-      if (Array.isArray(parsed)) {
-        this.serveParsed(parsed, undefined, (out) => writeJSON(res, out));
-        return;
-      }
+      if (Array.isArray(parsed)) return new Promise((resolve) => this.serveParsed(parsed, undefined, (out) => resolve(jsonReply(out))));
       // A single call over HTTP (the usual request): no subscriptions, no per-request closures.
       const msg = readMsg(parsed);
-      if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return writeJSON(res, undefined);
+      if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return jsonReply(undefined);
       const r = this.handleMsg(msg, undefined, undefined);
       if (r instanceof Promise) {
-        r.then(
-          (reply) => writeJSON(res, reply?.json),
-          (e) => this.failure(e, (out) => writeJSON(res, out)),
+        return r.then(
+          (reply) => jsonReply(reply?.json),
+          (e) => new Promise<HttpReply>((resolve) => this.failure(e, (out) => resolve(jsonReply(out)))),
         );
-      } else writeJSON(res, r?.json);
+      }
+      return jsonReply(r?.json);
     } catch (e) {
-      this.crashed(e, res);
+      this.opts.log.error('rpc server failure', { error: String((e as Error)?.stack ?? e) });
+      return INTERNAL_ERROR;
     }
-  }
-
-  private crashed(e: unknown, res: ServerResponse): void {
-    this.opts.log.error('rpc server failure', { error: String((e as Error)?.stack ?? e) });
-    if (!res.headersSent) {
-      res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('internal server error\n');
-    } else res.destroy();
   }
 
   /**
@@ -634,20 +630,15 @@ function contentTypeOK(header: string | undefined): boolean {
   return ACCEPTED_CONTENT_TYPES.has(mt);
 }
 
-/** Writes a JSON-RPC answer over HTTP in one go (undefined: an empty 200, as for notifications). */
-function writeJSON(res: ServerResponse, out: string | undefined): void {
-  if (res.destroyed) return;
-  if (out === undefined) {
-    res.writeHead(200, EMPTY_JSON_HEADERS);
-    res.end();
-    return;
-  }
+/** A JSON-RPC answer over HTTP (undefined: an empty 200, as for notifications). */
+function jsonReply(out: string | undefined): HttpReply {
+  if (out === undefined) return EMPTY_JSON;
   out += '\n';
-  res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(out))]);
-  res.end(out);
+  return { status: 200, headers: ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(out))], body: out };
 }
 
-const EMPTY_JSON_HEADERS = ['Content-Type', 'application/json', 'Content-Length', '0'];
+const EMPTY_JSON: HttpReply = { status: 200, headers: ['Content-Type', 'application/json', 'Content-Length', '0'], body: '' };
+const INTERNAL_ERROR: HttpReply = { status: 500, headers: ['Content-Type', 'text/plain; charset=utf-8', 'Content-Length', '22'], body: 'internal server error\n' };
 
 function httpError(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
   req.resume();

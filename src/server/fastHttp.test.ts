@@ -1,0 +1,193 @@
+// The fast HTTP path (fastHttp.ts) through real sockets: which requests it answers itself, that
+// it hands a connection to node:http with nothing lost, and that its answers — failures included —
+// are node:http's byte for byte. (src/server/wire.test.ts pins the wire behaviour as a whole.)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import { startTestNode, type TestNode } from '../../test/helpers.js';
+import { fastHttpStats } from './fastHttp.js';
+import { writeReply, type Reply } from './router.js';
+
+let t: TestNode;
+let port: number;
+before(async () => {
+  t = await startTestNode({ 'db-type': 'memdb' });
+  port = Number(new URL(t.url).port);
+  const boom = (): never => {
+    throw new Error('boom');
+  };
+  const ok: Reply = { status: 200, headers: ['Content-Type', 'text/plain', 'Content-Length', '3'], body: 'ok\n' };
+  // A route whose answer throws, one whose answer rejects, and one answering either way.
+  t.node.addRoute('/ext/test-throws', '', { http: boom, post: { bodyLimit: 100, accepts: () => true, answer: boom } });
+  t.node.addRoute('/ext/test-rejects', '', {
+    http: () => Promise.reject(new Error('boom')),
+    post: { bodyLimit: 100, accepts: () => true, answer: () => Promise.reject(new Error('boom')) },
+  });
+  t.node.addRoute('/ext/test-ok', '', { http: (_req, res) => writeReply(res, ok), post: { bodyLimit: 100, accepts: () => true, answer: () => ok } });
+});
+after(() => t.stop());
+
+const CHAIN_ID = '{"jsonrpc":"2.0","id":7,"method":"eth_chainId","params":[]}';
+
+function post(path: string, body: string, extra = ''): string {
+  return `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+function chunked(path: string, body: string): string {
+  const half = Math.floor(body.length / 2);
+  const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
+  return `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk(body.slice(0, half))}${chunk(body.slice(half))}0\r\n\r\n`;
+}
+
+/** A raw connection that collects complete Content-Length responses. */
+class Conn {
+  readonly socket: net.Socket;
+  private buf = Buffer.alloc(0);
+  private waiters: (() => void)[] = [];
+  closed = false;
+
+  constructor() {
+    this.socket = net.connect(port, '127.0.0.1');
+    this.socket.on('data', (d) => {
+      this.buf = Buffer.concat([this.buf, d]);
+      this.waiters.splice(0).forEach((w) => w());
+    });
+    this.socket.on('close', () => {
+      this.closed = true;
+      this.waiters.splice(0).forEach((w) => w());
+    });
+  }
+
+  /** The next `n` responses, raw (head and body). */
+  async responses(n: number): Promise<string[]> {
+    const out: string[] = [];
+    while (out.length < n) {
+      const headEnd = this.buf.indexOf('\r\n\r\n');
+      const head = headEnd < 0 ? '' : this.buf.toString('latin1', 0, headEnd);
+      const len = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
+      if (headEnd >= 0 && this.buf.length >= headEnd + 4 + len) {
+        out.push(this.buf.toString('utf8', 0, headEnd + 4 + len));
+        this.buf = this.buf.subarray(headEnd + 4 + len);
+        continue;
+      }
+      if (this.closed) throw new Error(`connection closed after ${out.length} of ${n} responses`);
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+    return out;
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+const masked = (raw: string) => raw.replace(/\r\nDate: [^\r]+/, '\r\nDate: X');
+const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n') + 4);
+
+test('a keep-alive client of node:http is answered on the fast path, with no hand-off', async () => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+  const before = { ...fastHttpStats };
+  const one = () =>
+    new Promise<string>((resolve, reject) => {
+      const req = http.request({ port, host: '127.0.0.1', path: '/ext/bc/dev/rpc', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        let d = '';
+        res.on('data', (c) => (d += c));
+        res.on('end', () => resolve(d));
+      });
+      req.on('error', reject);
+      req.end(CHAIN_ID);
+    });
+  const answers = await Promise.all(Array.from({ length: 20 }, one));
+  agent.destroy();
+  for (const a of answers) assert.equal(JSON.parse(a).id, 7);
+  assert.equal(fastHttpStats.answered - before.answered, 20);
+  assert.equal(fastHttpStats.handedOff - before.handedOff, 0);
+});
+
+test('a chunked request hands the connection to node:http once; requests before and after it are answered in order', async () => {
+  const c = new Conn();
+  const before = { ...fastHttpStats };
+  c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":1')));
+  c.socket.write(chunked('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":2')) + post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":3')));
+  const rs = await c.responses(3);
+  assert.deepEqual(rs.map((r) => JSON.parse(bodyOf(r)).id), [1, 2, 3]);
+  // Same answer bytes from both paths (Date aside).
+  assert.equal(masked(rs[0]!).replace('"id":1', ''), masked(rs[1]!).replace('"id":2', ''));
+  assert.equal(fastHttpStats.answered - before.answered, 1);
+  assert.equal(fastHttpStats.handedOff - before.handedOff, 1);
+  c.close();
+});
+
+test('a handler that throws or rejects: the fast path answers node:http\'s 500, and the node keeps serving', async () => {
+  for (const path of ['/ext/test-throws', '/ext/test-rejects']) {
+    const fast = new Conn();
+    fast.socket.write(post(path, '{}'));
+    const slow = new Conn();
+    slow.socket.write(chunked(path, '{}'));
+    const [[f], [s]] = await Promise.all([fast.responses(1), slow.responses(1)]);
+    assert.match(f!, /^HTTP\/1\.1 500 Internal Server Error\r\n/);
+    assert.equal(bodyOf(f!), 'internal server error\n');
+    assert.equal(masked(f!), masked(s!));
+    // The fast connection is still usable.
+    fast.socket.write(post('/ext/test-ok', '{}'));
+    assert.equal(bodyOf((await fast.responses(1))[0]!), 'ok\n');
+    fast.close();
+    slow.close();
+  }
+});
+
+test('a body arriving in many packets, and a large one, are answered on the fast path', async () => {
+  const c = new Conn();
+  const before = { ...fastHttpStats };
+  const req = post('/ext/bc/dev/rpc', CHAIN_ID);
+  for (let i = 0; i < req.length; i += 7) {
+    c.socket.write(req.slice(i, i + 7));
+    await new Promise((r) => setImmediate(r));
+  }
+  assert.equal(JSON.parse(bodyOf((await c.responses(1))[0]!)).result, '0xa8ca');
+  // ~1 MB of call data (an eth_call to no contract returns 0x whatever the input).
+  const big = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'eth_call', params: [{ to: '0x00000000000000000000000000000000000000aa', data: '0x' + 'ab'.repeat(500_000) }, 'latest'] });
+  c.socket.write(post('/ext/bc/dev/rpc', big));
+  assert.deepEqual(JSON.parse(bodyOf((await c.responses(1))[0]!)), { jsonrpc: '2.0', id: 9, result: '0x' });
+  assert.equal(fastHttpStats.answered - before.answered, 2);
+  assert.equal(fastHttpStats.handedOff - before.handedOff, 0);
+  c.close();
+});
+
+test('2,000 pipelined requests in one write, read only afterwards: all answered, in order', async () => {
+  const c = new Conn();
+  c.socket.pause();
+  const n = 2000;
+  let all = '';
+  for (let i = 0; i < n; i++) all += post('/ext/bc/dev/rpc', `{"jsonrpc":"2.0","id":${i},"method":"eth_blockNumber","params":[]}`);
+  c.socket.write(all);
+  await new Promise((r) => setTimeout(r, 200));
+  c.socket.resume();
+  const rs = await c.responses(n);
+  assert.deepEqual(
+    rs.map((r) => JSON.parse(bodyOf(r)).id),
+    Array.from({ length: n }, (_, i) => i),
+  );
+  c.close();
+});
+
+test('requests the fast path leaves to node:http get node:http\'s answers: bad Host, Origin, unknown route, GET', async () => {
+  const cases: [string, RegExp][] = [
+    [post('/ext/bc/dev/rpc', CHAIN_ID).replace('Host: 127.0.0.1', 'Host: evil.example'), /^HTTP\/1\.1 403 Forbidden\r\n[^]*invalid host specified\n$/],
+    [post('/ext/bc/dev/rpc', CHAIN_ID, 'Origin: http://example.com\r\n'), /^HTTP\/1\.1 200 OK\r\n[^]*"result":"0xa8ca"/],
+    [post('/ext/nope', CHAIN_ID), /^HTTP\/1\.1 404 Not Found\r\n[^]*404 page not found\n$/],
+    ['GET /ext/bc/dev/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', /^HTTP\/1\.1 200 OK\r\n[^]*Content-Length: 0\r\n/],
+  ];
+  for (const [request, expected] of cases) {
+    const c = new Conn();
+    const before = { ...fastHttpStats };
+    c.socket.write(request);
+    assert.match((await c.responses(1))[0]!, expected);
+    assert.equal(fastHttpStats.handedOff - before.handedOff, 1, request.split('\r\n')[0]);
+    // node:http keeps the connection.
+    c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID));
+    assert.equal(JSON.parse(bodyOf((await c.responses(1))[0]!)).id, 7);
+    c.close();
+  }
+});

@@ -1,0 +1,273 @@
+// The fast HTTP/1.1 path: the requests nearly every client sends — a keep-alive POST with a
+// Content-Length body, no Origin, to a route that answers from the body alone (`post` in
+// router.ts: the chains' JSON-RPC, the node's own gorilla services) — are parsed and answered
+// straight on the socket, one write per answer. node:http costs ~30–40 µs of CPU per request
+// more (its IncomingMessage/ServerResponse streams and their events), which on a local node is
+// most of a cheap call's time (docs/performance.md, "HTTP fast path").
+//
+// Anything else — another method, chunked or Expect bodies, upgrades, Origin (CORS), HTTP/1.0 or
+// Connection: close, a path to clean or decode, a route without `post`, a header llhttp might
+// judge differently, a body over the route's limit — hands the connection, with every byte not
+// yet answered put back, to node:http for the rest of its life. So the fast path only ever
+// answers requests whose answer node:http would give byte for byte (the handlers build both from
+// one Reply; header order and Date/Connection/Keep-Alive as node:http writes them), and node:http
+// stays the judge of everything unusual, malformed input included.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { PostAnswer, Reply, Router } from './router.js';
+
+export interface FastHttpOptions {
+  router: Router;
+  /** The node's own headers (node-id, Vary) as wire lines, each ending in CRLF. */
+  nodeHeaderLines: string;
+  /** The Host filter (undefined: no Host header). */
+  hostAllowed(host: string | undefined): boolean;
+  /** http-idle-timeout: an idle connection closes after this long (node:http's keepAliveTimeout). */
+  keepAliveTimeoutMs: number;
+  /** Gives the socket to node:http (its own connection listener). */
+  handOff(socket: Socket): void;
+  /** A handler that threw or rejected (the answer is a plain 500, as on the node:http path). */
+  onHandlerError(err: unknown, url: string): void;
+}
+
+/** node:http's maxHeaderSize: a longer head is node:http's to refuse (431). */
+const MAX_HEAD = 16 * 1024;
+/** Request line and header lines as llhttp surely accepts them; anything else is node:http's call. */
+const HEAD_RE = /^POST \/[!-~]* HTTP\/1\.1\r\n(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[\t\x20-\x7e\x80-\xff]*\r\n)*$/;
+const INTERNAL_ERROR: Reply = {
+  status: 500,
+  headers: ['Content-Type', 'text/plain; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'Content-Length', '22'],
+  body: 'internal server error\n',
+};
+
+/** A parsed request the fast path answers. */
+interface FastRequest {
+  url: string;
+  path: string;
+  post: PostAnswer;
+  bodyStart: number;
+  bodyLength: number;
+}
+
+/** Requests answered here and connections given to node:http, since start (for tests). */
+export const fastHttpStats = { answered: 0, handedOff: 0 };
+
+/** Serves one accepted socket until it closes or is handed to node:http. */
+export function serveFast(socket: Socket, opts: FastHttpOptions): void {
+  new FastConnection(socket, opts);
+}
+
+class FastConnection {
+  /** Received bytes not yet answered (the head of the next request first). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Total bytes the request being received needs (head + body), once its head is parsed. */
+  private need = 0;
+  private request: FastRequest | undefined;
+  /** An answer is being computed or the socket's write buffer is full: parse nothing more yet. */
+  private busy = false;
+  private ended = false;
+  private readonly onData = (d: Buffer) => this.received(d);
+  private readonly onEnd = () => {
+    this.ended = true;
+    if (!this.busy) this.socket.end();
+  };
+  private readonly onTimeout = () => {
+    if (!this.busy) this.socket.destroy();
+  };
+  private readonly onError = () => this.socket.destroy();
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly opts: FastHttpOptions,
+  ) {
+    socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('error', this.onError);
+    socket.on('timeout', this.onTimeout);
+    if (opts.keepAliveTimeoutMs > 0) socket.setTimeout(opts.keepAliveTimeoutMs);
+  }
+
+  private received(d: Buffer): void {
+    this.pending.push(d);
+    this.pendingBytes += d.length;
+    if (!this.busy) this.pump();
+  }
+
+  /** Answers every complete request received, in order, until one is pending or needs node:http. */
+  private pump(): void {
+    while (this.pendingBytes > 0 && !this.busy) {
+      if (this.request === undefined) {
+        const buf = this.joined();
+        const headEnd = buf.indexOf('\r\n\r\n');
+        if (headEnd < 0) {
+          if (buf.length > MAX_HEAD) return this.handOff();
+          return; // the head is not complete yet
+        }
+        const req = headEnd + 4 <= MAX_HEAD ? this.parse(buf, headEnd) : undefined;
+        if (req === undefined) return this.handOff();
+        this.request = req;
+        this.need = req.bodyStart + req.bodyLength;
+      }
+      if (this.pendingBytes < this.need) return; // the body is not complete yet
+      const buf = this.joined();
+      const req = this.request;
+      this.request = undefined;
+      const body = buf.subarray(req.bodyStart, this.need);
+      const rest = buf.subarray(this.need);
+      this.pending = rest.length ? [rest] : [];
+      this.pendingBytes = rest.length;
+      this.answer(req, body);
+    }
+  }
+
+  /** The pending bytes as one buffer (kept joined, so a body in many packets is copied once). */
+  private joined(): Buffer {
+    if (this.pending.length > 1) this.pending = [Buffer.concat(this.pending, this.pendingBytes)];
+    return this.pending[0]!;
+  }
+
+  /** The request whose head ends at `headEnd`, if the fast path answers it. */
+  private parse(buf: Buffer, headEnd: number): FastRequest | undefined {
+    const head = buf.toString('latin1', 0, headEnd + 2);
+    if (!HEAD_RE.test(head)) return undefined;
+    const lineEnd = head.indexOf('\r\n');
+    const url = head.slice(5, lineEnd - 9);
+    let host: string | undefined;
+    let contentType: string | undefined;
+    let contentLength: string | undefined;
+    for (let at = lineEnd + 2; at < head.length; ) {
+      const end = head.indexOf('\r\n', at);
+      const colon = head.indexOf(':', at);
+      const nameLength = colon - at;
+      // Only these names change what the fast path does; every other header is passed over.
+      if (nameLength === 4 || nameLength === 6 || nameLength === 7 || nameLength === 10 || nameLength === 12 || nameLength === 14 || nameLength === 17) {
+        const name = head.slice(at, colon).toLowerCase();
+        const value = head.slice(colon + 1, end).trim();
+        switch (name) {
+          case 'host':
+            if (host !== undefined) return undefined;
+            host = value;
+            break;
+          case 'content-type':
+            if (contentType !== undefined) return undefined;
+            contentType = value;
+            break;
+          case 'content-length':
+            if (contentLength !== undefined || !/^\d{1,15}$/.test(value)) return undefined;
+            contentLength = value;
+            break;
+          case 'connection':
+            // keep-alive is the default; close, upgrade or anything else is node:http's.
+            if (value.toLowerCase() !== 'keep-alive') return undefined;
+            break;
+          case 'origin': // CORS
+          case 'expect':
+          case 'upgrade':
+          case 'transfer-encoding':
+            return undefined;
+        }
+      }
+      at = end + 2;
+    }
+    // The path as gorilla/mux matches it: only one that needs no decoding and is already clean.
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (path.includes('%') || path.includes('//') || path.includes('/.')) return undefined;
+    if (!this.opts.hostAllowed(host)) return undefined;
+    const post = this.opts.router.lookup(path)?.post;
+    if (post === undefined || !post.accepts(contentType)) return undefined;
+    const bodyLength = contentLength === undefined ? 0 : Number(contentLength);
+    if (bodyLength > post.bodyLimit) return undefined;
+    return { url, path, post, bodyStart: headEnd + 4, bodyLength };
+  }
+
+  private answer(req: FastRequest, body: Buffer): void {
+    fastHttpStats.answered++;
+    const calls = this.opts.router.calls.entry(req.path);
+    const start = calls.begin();
+    let r: Reply | Promise<Reply>;
+    try {
+      r = req.post.answer(body, req.url);
+    } catch (e) {
+      this.opts.onHandlerError(e, req.url);
+      r = INTERNAL_ERROR;
+    }
+    if (!(r instanceof Promise)) {
+      this.write(r);
+      calls.finish(start);
+      return;
+    }
+    this.busy = true;
+    r.then(
+      (reply) => this.write(reply),
+      (e) => {
+        this.opts.onHandlerError(e, req.url);
+        this.write(INTERNAL_ERROR);
+      },
+    ).finally(() => {
+      calls.finish(start);
+      this.resume();
+    });
+  }
+
+  /** Continues after an answer: more requests, or the end the client asked for. */
+  private resume(): void {
+    if (this.socket.destroyed) return;
+    if (this.socket.writableNeedDrain) {
+      this.socket.once('drain', () => this.resume());
+      return;
+    }
+    this.busy = false;
+    if (this.ended) {
+      this.socket.end();
+      return;
+    }
+    this.pump();
+  }
+
+  private write(r: Reply): void {
+    if (this.socket.destroyed) return;
+    let head = `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? 'unknown'}\r\n${this.opts.nodeHeaderLines}`;
+    const h = r.headers;
+    for (let i = 0; i < h.length; i += 2) head += `${h[i]}: ${h[i + 1]}\r\n`;
+    this.socket.write(head + dateAndConnection(this.opts.keepAliveTimeoutMs) + r.body);
+    if (this.socket.writableNeedDrain) this.busy = true;
+  }
+
+  /** Gives the connection, with the bytes not yet answered, to node:http. */
+  private handOff(): void {
+    const s = this.socket;
+    fastHttpStats.handedOff++;
+    s.removeListener('data', this.onData);
+    s.removeListener('end', this.onEnd);
+    s.removeListener('error', this.onError);
+    s.removeListener('timeout', this.onTimeout);
+    s.setTimeout(0);
+    const rest = this.pendingBytes ? this.joined() : undefined;
+    this.pending = [];
+    this.pendingBytes = 0;
+    // Still flowing with no 'data' listener: the bytes wait in the stream's buffer until
+    // node:http's listener resumes it (on the next tick, before any new read is delivered).
+    if (rest) s.unshift(rest);
+    this.opts.handOff(s);
+  }
+}
+
+let dateSecond = -1;
+let dateLines = '';
+let dateTimeout = -1;
+
+/** Date (node:http's format, computed once a second), Connection and Keep-Alive lines and the blank line. */
+function dateAndConnection(keepAliveTimeoutMs: number): string {
+  const now = Date.now();
+  const sec = Math.floor(now / 1000);
+  if (sec !== dateSecond || keepAliveTimeoutMs !== dateTimeout) {
+    dateSecond = sec;
+    dateTimeout = keepAliveTimeoutMs;
+    // node:http: `Keep-Alive: timeout=<whole seconds>` whenever a keep-alive timeout is set.
+    const ka = keepAliveTimeoutMs ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n` : '';
+    dateLines = `Date: ${new Date(sec * 1000).toUTCString()}\r\nConnection: keep-alive\r\n${ka}\r\n`;
+  }
+  return dateLines;
+}
