@@ -1,0 +1,710 @@
+// The HTTP front door as a client sees it on the wire: exact request bytes written to raw sockets,
+// exact response bytes read back. These pin the behaviour that must hold whichever way http.ts
+// serves a connection (its fast path on the raw socket, or node:http after a hand-off): the
+// answers, their header order, keep-alive and closing, pipelining, timeouts and shutdown.
+// Only the value of the Date header is ever masked when responses are compared.
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { startTestNode, type TestNode } from '../../test/helpers.js';
+import WebSocket from 'ws';
+
+// ----- helpers
+
+/** One HTTP response as read off the wire. */
+interface Resp {
+  /** Status line, headers, blank line and body (chunk framing included), as latin1 text. */
+  raw: string;
+  status: number;
+  /** [name, value] in wire order, names as sent. */
+  headers: [string, string][];
+  /** The body (de-chunked), as UTF-8 text. */
+  body: string;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Parses one complete response at the start of `buf`; undefined if more bytes are needed. */
+function parseResponse(buf: Buffer, eof: boolean): { resp: Resp; size: number } | undefined {
+  const headEnd = buf.indexOf('\r\n\r\n');
+  if (headEnd < 0) return undefined;
+  const [statusLine, ...lines] = buf.toString('latin1', 0, headEnd).split('\r\n');
+  const m = /^HTTP\/1\.[01] (\d{3})(?: [^\r\n]*)?$/.exec(statusLine);
+  if (!m) throw new Error(`not an HTTP status line: ${JSON.stringify(statusLine)}`);
+  const status = Number(m[1]);
+  const headers = lines.map((l): [string, string] => {
+    const colon = l.indexOf(':');
+    if (colon <= 0) throw new Error(`bad header line: ${JSON.stringify(l)}`);
+    return [l.slice(0, colon), l.slice(colon + 1).trim()];
+  });
+  const get = (name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
+  let at = headEnd + 4;
+  let body: Buffer;
+  const te = get('transfer-encoding');
+  const cl = get('content-length');
+  if (status < 200 || status === 204 || status === 304) {
+    body = Buffer.alloc(0);
+  } else if (te !== undefined && /chunked/i.test(te)) {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const lineEnd = buf.indexOf('\r\n', at);
+      if (lineEnd < 0) return undefined;
+      const size = parseInt(buf.toString('latin1', at, lineEnd).split(';')[0], 16);
+      if (!Number.isFinite(size)) throw new Error('bad chunk size line');
+      if (size === 0) {
+        // Trailers (none expected), then the blank line.
+        let p = lineEnd + 2;
+        for (;;) {
+          const e = buf.indexOf('\r\n', p);
+          if (e < 0) return undefined;
+          if (e === p) {
+            at = e + 2;
+            break;
+          }
+          p = e + 2;
+        }
+        break;
+      }
+      if (buf.length < lineEnd + 2 + size + 2) return undefined;
+      parts.push(buf.subarray(lineEnd + 2, lineEnd + 2 + size));
+      at = lineEnd + 2 + size + 2;
+    }
+    body = Buffer.concat(parts);
+  } else if (cl !== undefined) {
+    const n = Number(cl);
+    if (buf.length < at + n) return undefined;
+    body = buf.subarray(at, at + n);
+    at += n;
+  } else {
+    // No framing: the body runs to the end of the connection.
+    if (!eof) return undefined;
+    body = buf.subarray(at);
+    at = buf.length;
+  }
+  return { resp: { raw: buf.toString('latin1', 0, at), status, headers, body: body.toString('utf8') }, size: at };
+}
+
+/** Every connection a test opened: destroyed after each test, so a failed one leaves none behind. */
+const opened = new Set<Wire>();
+
+/** A raw TCP connection to a node that reads whole responses (and WebSocket frames). */
+class Wire {
+  readonly socket: net.Socket;
+  private buf = Buffer.alloc(0);
+  private waiters: (() => void)[] = [];
+  /** The server half-closed (FIN). */
+  ended = false;
+  closed = false;
+  /** Date.now() at 'close'. */
+  closedAt = 0;
+
+  private constructor(port: number) {
+    opened.add(this);
+    this.socket = net.connect(port, '127.0.0.1');
+    this.socket.setNoDelay(true);
+    this.socket.on('data', (d: Buffer) => {
+      this.buf = Buffer.concat([this.buf, d]);
+      this.wake();
+    });
+    this.socket.on('end', () => {
+      this.ended = true;
+      this.wake();
+    });
+    this.socket.on('error', () => {});
+    this.socket.on('close', () => {
+      this.closed = true;
+      this.closedAt = Date.now();
+      this.wake();
+    });
+  }
+
+  static open(port: number): Promise<Wire> {
+    const w = new Wire(port);
+    return new Promise((resolve, reject) => {
+      w.socket.once('connect', () => resolve(w));
+      w.socket.once('error', reject);
+    });
+  }
+
+  private wake(): void {
+    this.waiters.splice(0).forEach((f) => f());
+  }
+
+  /** Resolves on the next data/end/close, or after `ms`. */
+  private event(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Bytes received and not yet consumed by `read`/`frame`. */
+  get pending(): Buffer {
+    return this.buf;
+  }
+
+  write(data: string | Buffer): Promise<void> {
+    return new Promise((resolve, reject) => this.socket.write(data, (e) => (e ? reject(e) : resolve())));
+  }
+
+  /** The next `n` complete responses, in order. */
+  async read(n = 1, timeoutMs = 5000): Promise<Resp[]> {
+    const out: Resp[] = [];
+    const deadline = Date.now() + timeoutMs;
+    while (out.length < n) {
+      const eof = this.ended || this.closed;
+      const r = this.buf.length ? parseResponse(this.buf, eof) : undefined;
+      if (r) {
+        out.push(r.resp);
+        this.buf = this.buf.subarray(r.size);
+        continue;
+      }
+      if (eof) throw new Error(`connection ended after ${out.length} of ${n} responses; unparsed: ${JSON.stringify(this.buf.toString('latin1'))}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out after ${out.length} of ${n} responses; unparsed: ${JSON.stringify(this.buf.toString('latin1'))}`);
+      await this.event(left);
+    }
+    return out;
+  }
+
+  /** The next WebSocket frame's payload (unmasked server frame). */
+  async frame(timeoutMs = 5000): Promise<{ opcode: number; payload: Buffer }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const b = this.buf;
+      if (b.length >= 2) {
+        assert.equal(b[1] & 0x80, 0, 'server frames are not masked');
+        let len = b[1] & 0x7f;
+        let at = 2;
+        if (len === 126 && b.length >= 4) {
+          len = b.readUInt16BE(2);
+          at = 4;
+        }
+        if (len !== 126 && len !== 127 && b.length >= at + len) {
+          this.buf = b.subarray(at + len);
+          return { opcode: b[0] & 0x0f, payload: b.subarray(at, at + len) };
+        }
+      }
+      if (this.closed) throw new Error('connection closed before a whole frame arrived');
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('timed out waiting for a frame');
+      await this.event(left);
+    }
+  }
+
+  /** Waits until the connection closes; true if it did within `ms`. */
+  async waitClose(ms = 5000): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!this.closed) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await this.event(left);
+    }
+    return true;
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+/** A masked client text frame (payload under 126 bytes). */
+function wsTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  assert.ok(payload.length < 126);
+  const mask = randomBytes(4);
+  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]));
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
+}
+
+const IMF_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/;
+
+/** The raw response with the Date header's value (which must be present once, well-formed) masked. */
+function maskDate(r: Resp): string {
+  const dates = r.headers.filter(([n]) => n === 'Date');
+  assert.equal(dates.length, 1, `one Date header in ${JSON.stringify(r.raw)}`);
+  assert.match(dates[0][1], IMF_DATE);
+  return r.raw.replace(/\r\nDate: [^\r\n]*\r\n/, '\r\nDate: *\r\n');
+}
+
+const names = (r: Resp) => r.headers.map(([n]) => n);
+
+const CHAIN = '/ext/bc/dev/rpc';
+const INFO = '/ext/info';
+
+const ethCall = (method: string, id: number) => `{"jsonrpc":"2.0","id":${id},"method":"${method}","params":[]}`;
+const infoCall = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"info.getNetworkID"}`;
+const chainIdAnswer = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":"0xa8ca"}\n`;
+const networkIdAnswer = (id: number) => `{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":${id}}\n`;
+
+/** A POST with a Content-Length body; `extra` header lines go before Content-Length. */
+function post(path: string, body: string, extra = '', version = '1.1'): string {
+  return `POST ${path} HTTP/${version}\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** The same POST with the body sent as `pieces` chunks. */
+function chunkedPost(path: string, body: string, pieces = 3, extra = ''): string {
+  const step = Math.ceil(body.length / pieces);
+  let out = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}Transfer-Encoding: chunked\r\n\r\n`;
+  for (let i = 0; i < body.length; i += step) {
+    const c = body.slice(i, i + step);
+    out += `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`;
+  }
+  return out + '0\r\n\r\n';
+}
+
+/** What the node sends for a 200 JSON-RPC answer, Date masked (the compatibility contract). */
+function chainOK(nodeID: string, body: string, keepAlive = 'timeout=120'): string {
+  return (
+    `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Date: *\r\nConnection: keep-alive\r\nKeep-Alive: ${keepAlive}\r\n\r\n${body}`
+  );
+}
+/** …and for a 200 answer of one of the node's own (gorilla) services such as /ext/info. */
+function infoOK(nodeID: string, body: string, keepAlive = 'timeout=120'): string {
+  return (
+    `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: ${keepAlive}\r\n\r\n${body}`
+  );
+}
+/** A plain-text error answer of the chain's JSON-RPC handler. */
+function textError(nodeID: string, statusLine: string, body: string): string {
+  return (
+    `${statusLine}\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n${body}`
+  );
+}
+
+const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+
+// ----- the shared node (a dev Subnet-EVM chain at /ext/bc/dev/rpc, CORS `*`, default timeouts)
+
+let t: TestNode;
+let port: number;
+let nodeID: string;
+before(async () => {
+  t = await startTestNode({ 'db-type': 'memdb', 'http-allowed-origins': '*' });
+  port = Number(new URL(t.url).port);
+  nodeID = t.node.nodeID;
+});
+after(() => t.stop());
+afterEach(() => {
+  for (const w of opened) w.destroy();
+  opened.clear();
+});
+
+// ----- tests
+
+/** A hung exchange fails its test instead of the whole run. */
+const LIMIT = { timeout: 10_000 };
+
+test('a chunked body gets byte-for-byte the answer of the Content-Length one (eth_chainId, info.getNetworkID), headers in their current order', LIMIT, async () => {
+  const cases = [
+    { path: CHAIN, body: ethCall('eth_chainId', 1), expected: chainOK(nodeID, chainIdAnswer(1)) },
+    { path: INFO, body: infoCall(1), expected: infoOK(nodeID, networkIdAnswer(1)) },
+  ];
+  for (const { path, body, expected } of cases) {
+    const a = await Wire.open(port);
+    await a.write(post(path, body));
+    const [plain] = await a.read(1);
+    assert.equal(maskDate(plain), expected);
+    const b = await Wire.open(port);
+    await b.write(chunkedPost(path, body, 3));
+    const [chunked] = await b.read(1);
+    assert.equal(maskDate(chunked), maskDate(plain), path);
+    a.destroy();
+    b.destroy();
+  }
+  // The header contract, spelled out (the full bytes are compared above).
+  const w = await Wire.open(port);
+  await w.write(post(CHAIN, ethCall('eth_chainId', 2)) + post(INFO, infoCall(3)));
+  const [chain, info] = await w.read(2);
+  w.destroy();
+  assert.match(chain.raw, /^HTTP\/1\.1 200 OK\r\n/);
+  assert.deepEqual(names(chain), ['node-id', 'Vary', 'Content-Type', 'Content-Length', 'Date', 'Connection', 'Keep-Alive']);
+  assert.deepEqual(names(info), ['node-id', 'Vary', 'Content-Type', 'X-Content-Type-Options', 'Content-Length', 'Date', 'Connection', 'Keep-Alive']);
+  assert.deepEqual(chain.headers.filter(([n]) => n !== 'Date'), [
+    ['node-id', nodeID],
+    ['Vary', 'Origin'],
+    ['Content-Type', 'application/json'],
+    ['Content-Length', '43'],
+    ['Connection', 'keep-alive'],
+    ['Keep-Alive', 'timeout=120'],
+  ]);
+  assert.equal(chain.body, chainIdAnswer(2));
+  assert.equal(info.body, networkIdAnswer(3));
+});
+
+test('pipelining: five requests in one write get five answers in request order (also with a chunked one in the middle)', LIMIT, async () => {
+  // The current height (a fresh dev chain: 0x0), for the exact eth_blockNumber answer.
+  const h = await Wire.open(port);
+  await h.write(post(CHAIN, ethCall('eth_blockNumber', 1)));
+  const height = (JSON.parse((await h.read(1))[0].body) as { result: string }).result;
+  h.destroy();
+  assert.match(height, /^0x[0-9a-f]+$/);
+  const blockAnswer = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":"${height}"}\n`;
+  for (const chunkedThird of [false, true]) {
+    const requests = [
+      post(CHAIN, ethCall('eth_chainId', 11)),
+      post(INFO, infoCall(12)),
+      chunkedThird ? chunkedPost(CHAIN, ethCall('eth_blockNumber', 13), 2) : post(CHAIN, ethCall('eth_blockNumber', 13)),
+      post(CHAIN, ethCall('eth_chainId', 14)),
+      post(INFO, infoCall(15)),
+    ];
+    const expected = [
+      chainOK(nodeID, chainIdAnswer(11)),
+      infoOK(nodeID, networkIdAnswer(12)),
+      chainOK(nodeID, blockAnswer(13)),
+      chainOK(nodeID, chainIdAnswer(14)),
+      infoOK(nodeID, networkIdAnswer(15)),
+    ];
+    const w = await Wire.open(port);
+    await w.write(requests.join(''));
+    const rs = await w.read(5);
+    assert.deepEqual(rs.map(maskDate), expected, `chunked third: ${chunkedThird}`);
+    // Exactly five: nothing else arrives.
+    await sleep(30);
+    assert.equal(w.pending.length, 0);
+    assert.equal(w.closed, false);
+    w.destroy();
+  }
+});
+
+test('a request delivered one byte per write is answered, and the connection serves the next request', LIMIT, async () => {
+  const w = await Wire.open(port);
+  const req = Buffer.from(post(CHAIN, ethCall('eth_chainId', 21)));
+  for (let i = 0; i < req.length; i++) {
+    await w.write(req.subarray(i, i + 1));
+    await (i % 2 ? sleep(1) : new Promise((r) => setImmediate(r)));
+    if (i < req.length - 1) assert.equal(w.pending.length, 0, `no answer before the last byte (after ${i + 1})`);
+  }
+  const [first] = await w.read(1);
+  assert.equal(maskDate(first), chainOK(nodeID, chainIdAnswer(21)));
+  await w.write(post(INFO, infoCall(22)));
+  const [second] = await w.read(1);
+  assert.equal(maskDate(second), infoOK(nodeID, networkIdAnswer(22)));
+  w.destroy();
+});
+
+test('one keep-alive connection: Content-Length, then chunked, then Content-Length again, each answered in turn', LIMIT, async () => {
+  const w = await Wire.open(port);
+  await w.write(post(CHAIN, ethCall('eth_chainId', 31)));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(31)));
+  await w.write(chunkedPost(CHAIN, ethCall('eth_chainId', 32), 2));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(32)));
+  await w.write(post(INFO, infoCall(33)));
+  assert.equal(maskDate((await w.read(1))[0]), infoOK(nodeID, networkIdAnswer(33)));
+  await w.write(post(CHAIN, ethCall('eth_chainId', 34)));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(34)));
+  assert.equal(w.closed, false);
+  w.destroy();
+});
+
+test('Expect: 100-continue gets `HTTP/1.1 100 Continue` before the body is sent, then the usual 200', LIMIT, async () => {
+  const w = await Wire.open(port);
+  const body = ethCall('eth_chainId', 41);
+  await w.write(`POST ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`);
+  const [interim] = await w.read(1);
+  assert.equal(interim.raw, 'HTTP/1.1 100 Continue\r\n\r\n');
+  await sleep(20);
+  assert.equal(w.pending.length, 0, 'nothing more before the body');
+  await w.write(body);
+  const [final] = await w.read(1);
+  assert.equal(maskDate(final), chainOK(nodeID, chainIdAnswer(41)));
+  // Still keep-alive afterwards.
+  await w.write(post(CHAIN, ethCall('eth_chainId', 42)));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(42)));
+  w.destroy();
+});
+
+test('Connection: close and HTTP/1.0 requests are answered with `Connection: close` and the server then closes', LIMIT, async () => {
+  const closeAnswer = (body: string) =>
+    `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nDate: *\r\nConnection: close\r\n\r\n${body}`;
+  const a = await Wire.open(port);
+  await a.write(post(CHAIN, ethCall('eth_chainId', 51), 'Connection: close\r\n'));
+  const [ra] = await a.read(1);
+  assert.equal(maskDate(ra), closeAnswer(chainIdAnswer(51)));
+  assert.equal(await a.waitClose(3000), true, 'server closes after Connection: close');
+  assert.equal(a.ended, true, 'a clean FIN');
+  assert.equal(a.pending.length, 0);
+
+  const b = await Wire.open(port);
+  await b.write(post(CHAIN, ethCall('eth_chainId', 52), '', '1.0'));
+  const [rb] = await b.read(1);
+  assert.equal(maskDate(rb), closeAnswer(chainIdAnswer(52)));
+  assert.equal(await b.waitClose(3000), true, 'server closes after an HTTP/1.0 request');
+  assert.equal(b.ended, true);
+  assert.equal(b.pending.length, 0);
+});
+
+test('garbage on the wire gets `400 Bad Request` and a close (also after a good request); the node keeps serving', LIMIT, async () => {
+  const inputs = ['HELLO\r\n\r\n', `GET ${INFO} HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n`, `POST ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\nContent-Length: 2\r\n\r\n{}`];
+  for (const input of inputs) {
+    const w = await Wire.open(port);
+    await w.write(input);
+    assert.equal(await w.waitClose(3000), true, JSON.stringify(input));
+    const [r] = await w.read(1);
+    assert.equal(r.raw, BAD_REQUEST, JSON.stringify(input));
+    assert.equal(w.pending.length, 0);
+  }
+  // A good request first, then garbage on the same connection.
+  const w = await Wire.open(port);
+  await w.write(post(CHAIN, ethCall('eth_chainId', 61)) + 'HELLO\r\n\r\n');
+  assert.equal(await w.waitClose(3000), true);
+  const [good, bad] = await w.read(2);
+  assert.equal(maskDate(good), chainOK(nodeID, chainIdAnswer(61)));
+  assert.equal(bad.raw, BAD_REQUEST);
+  // New connections are served.
+  const n = await Wire.open(port);
+  await n.write(post(CHAIN, ethCall('eth_chainId', 62)));
+  assert.equal(maskDate((await n.read(1))[0]), chainOK(nodeID, chainIdAnswer(62)));
+  n.destroy();
+});
+
+test('the chain JSON-RPC handler: 413 over 5 MiB (declared), 415 for text/plain, 200 empty for a bare GET, 405 for PUT', LIMIT, async () => {
+  // Declared 5 MiB + 1; only a little of it is sent.
+  const big = await Wire.open(port);
+  await big.write(`POST ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${5 * 1024 * 1024 + 1}\r\n\r\n{"jsonrpc"`);
+  const [r413] = await big.read(1);
+  assert.equal(maskDate(r413), textError(nodeID, 'HTTP/1.1 413 Payload Too Large', 'content length too large (5242881>5242880)\n'));
+  big.destroy();
+
+  const w = await Wire.open(port);
+  const body = ethCall('eth_chainId', 71);
+  await w.write(`POST ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  const [r415] = await w.read(1);
+  assert.equal(maskDate(r415), textError(nodeID, 'HTTP/1.1 415 Unsupported Media Type', 'invalid content type, only application/json is supported\n'));
+  await w.write(`GET ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  const [get] = await w.read(1);
+  assert.equal(maskDate(get), `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Length: 0\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n`);
+  await w.write(`PUT ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  const [put] = await w.read(1);
+  assert.equal(maskDate(put), textError(nodeID, 'HTTP/1.1 405 Method Not Allowed', 'method not allowed\n'));
+  // The connection is still good.
+  await w.write(post(CHAIN, ethCall('eth_chainId', 72)));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(72)));
+  w.destroy();
+});
+
+test('404 for an unknown path and 301 for a non-canonical one, each followed by a working request on the same connection', LIMIT, async () => {
+  const a = await Wire.open(port);
+  await a.write(`GET /ext/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  const [notFound] = await a.read(1);
+  assert.equal(maskDate(notFound), textError(nodeID, 'HTTP/1.1 404 Not Found', '404 page not found\n'));
+  await a.write(post(CHAIN, ethCall('eth_chainId', 81)));
+  assert.equal(maskDate((await a.read(1))[0]), chainOK(nodeID, chainIdAnswer(81)));
+  a.destroy();
+
+  // A POST (its body must be read past) to a path with `..`: 301 with an empty chunked body.
+  const b = await Wire.open(port);
+  await b.write(post('/ext/bc/dev/../dev/rpc', ethCall('eth_chainId', 82)));
+  const [moved] = await b.read(1);
+  assert.equal(
+    maskDate(moved),
+    `HTTP/1.1 301 Moved Permanently\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nLocation: /ext/bc/dev/rpc\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+  );
+  await b.write(post(CHAIN, ethCall('eth_chainId', 83)));
+  assert.equal(maskDate((await b.read(1))[0]), chainOK(nodeID, chainIdAnswer(83)));
+  b.destroy();
+});
+
+test('http-idle-timeout 300ms: idle keep-alive connections close after ~0.3–3 s, not before 200 ms; a stalled Content-Length body is closed unanswered', LIMIT, async () => {
+  const n = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-idle-timeout': '300ms' });
+  try {
+    const p = Number(new URL(n.url).port);
+    const id = n.node.nodeID;
+    // One answered request on each path (a Content-Length one, a chunked one), then idle.
+    const idle = async (request: string) => {
+      const w = await Wire.open(p);
+      await w.write(request);
+      const [r] = await w.read(1);
+      const answeredAt = Date.now();
+      // `Keep-Alive: timeout=0`: whole seconds of 300 ms, as node:http writes it.
+      assert.equal(maskDate(r), infoOK(id, networkIdAnswer(91), 'timeout=0'));
+      assert.equal(await w.waitClose(4000), true, 'idle connection closed');
+      return w.closedAt - answeredAt;
+    };
+    // Headers and part of a Content-Length body, then nothing more.
+    const stalled = async () => {
+      const w = await Wire.open(p);
+      await w.write(post(INFO, infoCall(92)).slice(0, -10));
+      const sentAt = Date.now();
+      assert.equal(await w.waitClose(4000), true, 'stalled request closed');
+      assert.equal(w.pending.length, 0, 'no answer to the stalled request');
+      return w.closedAt - sentAt;
+    };
+    // Current behaviour: every one of these closes. The idle ones after ~300 ms (Content-Length)
+    // and ~1.3 s (after the chunked request, i.e. once node:http serves the connection: Node 20's
+    // keep-alive close comes ~1 s after the configured timeout); the stalled Content-Length body is dropped without an
+    // answer after ~300 ms of silence. NOT asserted: a stalled *chunked* body (node:http's) is
+    // neither answered nor closed within seconds — only node:http's requestTimeout (300 s) ends it.
+    const times = await Promise.all([idle(post(INFO, infoCall(91))), idle(chunkedPost(INFO, infoCall(91), 2)), stalled()]);
+    for (const ms of times) {
+      assert.ok(ms >= 200, `closed too early: ${times}`);
+      assert.ok(ms <= 3000, `closed too late: ${times}`);
+    }
+  } finally {
+    await n.stop();
+  }
+});
+
+test('WebSocket: /ext/bc/dev/ws answers eth_chainId; an upgrade after a POST on the same raw connection gets 101', LIMIT, async () => {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ext/bc/dev/ws`, { handshakeTimeout: 3000 });
+  try {
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const reply = new Promise<string>((resolve, reject) => {
+      ws.once('message', (d) => resolve(String(d)));
+      ws.once('close', () => reject(new Error('WebSocket closed without an answer')));
+      setTimeout(() => reject(new Error('no WebSocket answer within 3 s')), 3000).unref();
+    });
+    ws.send(ethCall('eth_chainId', 1));
+    assert.deepEqual(JSON.parse(await reply), { jsonrpc: '2.0', id: 1, result: '0xa8ca' });
+  } finally {
+    ws.terminate();
+  }
+
+  const w = await Wire.open(port);
+  await w.write(post(CHAIN, ethCall('eth_chainId', 101)));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(101)));
+  await w.write(
+    `GET /ext/bc/dev/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
+  const [up] = await w.read(1);
+  assert.equal(up.raw, 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n');
+  // The socket now speaks WebSocket.
+  await w.write(wsTextFrame(ethCall('eth_chainId', 102)));
+  const f = await w.frame();
+  assert.equal(f.opcode, 1);
+  assert.deepEqual(JSON.parse(f.payload.toString()), { jsonrpc: '2.0', id: 102, result: '0xa8ca' });
+  w.destroy();
+});
+
+test('CORS with http-allowed-origins `*`: POST with Origin and the preflight OPTIONS, exact headers in order', LIMIT, async () => {
+  const w = await Wire.open(port);
+  await w.write(post(CHAIN, ethCall('eth_chainId', 111), 'Origin: http://example.com\r\n'));
+  const [actual] = await w.read(1);
+  const body = chainIdAnswer(111);
+  assert.equal(
+    maskDate(actual),
+    `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Allow-Credentials: true\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n${body}`,
+  );
+  await w.write(
+    `OPTIONS ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://example.com\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n`,
+  );
+  const [pre] = await w.read(1);
+  assert.equal(
+    maskDate(pre),
+    `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nVary: Access-Control-Request-Method\r\nVary: Access-Control-Request-Headers\r\n` +
+      `Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Methods: POST\r\nAccess-Control-Allow-Headers: Content-Type\r\nAccess-Control-Allow-Credentials: true\r\n` +
+      `Content-Length: 0\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n`,
+  );
+  // The same call without Origin has no CORS headers.
+  await w.write(post(CHAIN, ethCall('eth_chainId', 112)));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(112)));
+  w.destroy();
+});
+
+test('metrics: avalanche_api_calls_processed for /ext/bc/dev/rpc grows by the calls made (both paths)', LIMIT, async () => {
+  const processed = async () => {
+    const w = await Wire.open(port);
+    await w.write(`GET /ext/metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const [r] = await w.read(1);
+    w.destroy();
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.find(([n]) => n === 'Content-Type')?.[1], 'text/plain; version=0.0.4; charset=utf-8');
+    const m = /^avalanche_api_calls_processed\{base="\/ext\/bc\/dev\/rpc"\} (\d+)$/m.exec(r.body);
+    return m ? Number(m[1]) : 0;
+  };
+  const before = await processed();
+  const N = 20;
+  const w = await Wire.open(port);
+  let all = '';
+  for (let i = 0; i < N; i++) all += i % 5 === 4 ? chunkedPost(CHAIN, ethCall('eth_chainId', 200 + i), 2) : post(CHAIN, ethCall('eth_chainId', 200 + i));
+  await w.write(all);
+  const rs = await w.read(N);
+  w.destroy();
+  assert.deepEqual(
+    rs.map((r) => r.body),
+    Array.from({ length: N }, (_, i) => chainIdAnswer(200 + i)),
+  );
+  // A call is counted when its response finishes: allow a moment for the last one.
+  let grown = (await processed()) - before;
+  for (let i = 0; i < 20 && grown < N; i++) {
+    await sleep(25);
+    grown = (await processed()) - before;
+  }
+  assert.ok(grown >= N, `processed grew by ${grown}, expected at least ${N}`);
+});
+
+test('stop() with idle keep-alive connections and half-sent requests finishes within seconds and closes every socket', LIMIT, async () => {
+  const n = await startTestNode({ 'db-type': 'memdb', chains: [] });
+  const p = Number(new URL(n.url).port);
+  const id = n.node.nodeID;
+  const sockets: Wire[] = [];
+  try {
+    // Three idle keep-alive connections, each after one answered request (two Content-Length, one chunked).
+    for (const request of [post(INFO, infoCall(1)), chunkedPost(INFO, infoCall(1)), post(INFO, infoCall(1))]) {
+      const w = await Wire.open(p);
+      await w.write(request);
+      assert.equal(maskDate((await w.read(1))[0]), infoOK(id, networkIdAnswer(1)));
+      sockets.push(w);
+    }
+    // Half a request: head and part of a Content-Length body; and a chunked body left open.
+    const half = await Wire.open(p);
+    await half.write(post(INFO, infoCall(2)).slice(0, -10));
+    sockets.push(half);
+    const halfChunked = await Wire.open(p);
+    await halfChunked.write(chunkedPost(INFO, infoCall(3)).slice(0, -8));
+    sockets.push(halfChunked);
+    await sleep(50);
+    assert.ok(sockets.every((s) => !s.closed));
+  } catch (e) {
+    await n.stop();
+    throw e;
+  }
+  const t0 = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = await Promise.race([
+    n.stop().then(() => true),
+    new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 5000))),
+  ]);
+  clearTimeout(timer);
+  assert.equal(stopped, true, 'stop() finished within 5 s');
+  assert.ok(Date.now() - t0 < 3000, `stop() took ${Date.now() - t0} ms`);
+  const closed = await Promise.all(sockets.map((s) => s.waitClose(3000)));
+  assert.deepEqual(closed, [true, true, true, true, true]);
+  for (const s of sockets.slice(3)) assert.equal(s.pending.length, 0, 'no answer to a half-sent request');
+});
+
+test('two connections interleaved: half a request on A, a whole one on B (answered), then the rest on A (answered)', LIMIT, async () => {
+  const a = await Wire.open(port);
+  const b = await Wire.open(port);
+  const reqA = post(CHAIN, ethCall('eth_chainId', 121));
+  const cut = reqA.indexOf('\r\n\r\n') + 10; // the head and 6 bytes of the body
+  await a.write(reqA.slice(0, cut));
+  await b.write(post(INFO, infoCall(122)));
+  assert.equal(maskDate((await b.read(1))[0]), infoOK(nodeID, networkIdAnswer(122)));
+  await sleep(10);
+  assert.equal(a.pending.length, 0, 'A is not answered before its body is complete');
+  await a.write(reqA.slice(cut));
+  assert.equal(maskDate((await a.read(1))[0]), chainOK(nodeID, chainIdAnswer(121)));
+  // And the other way round, with a chunked request left half-done on B.
+  const reqB = chunkedPost(CHAIN, ethCall('eth_chainId', 123), 3);
+  const cutB = reqB.indexOf('\r\n\r\n') + 12;
+  await b.write(reqB.slice(0, cutB));
+  await a.write(post(CHAIN, ethCall('eth_chainId', 124)));
+  assert.equal(maskDate((await a.read(1))[0]), chainOK(nodeID, chainIdAnswer(124)));
+  assert.equal(b.pending.length, 0);
+  await b.write(reqB.slice(cutB));
+  assert.equal(maskDate((await b.read(1))[0]), chainOK(nodeID, chainIdAnswer(123)));
+  a.destroy();
+  b.destroy();
+});
