@@ -23,6 +23,8 @@ export interface NodeConfig {
   httpAllowedHosts: string[];
   httpIdleTimeoutMs: number;
   httpReadTimeoutMs: number;
+  httpReadHeaderTimeoutMs: number;
+  httpWriteTimeoutMs: number;
   httpMaxBodySize: number;
   apiAdminEnabled: boolean;
   apiInfoEnabled: boolean;
@@ -189,6 +191,8 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     httpAllowedHosts: (merged.get('http-allowed-hosts') as string[]).map((h) => h.toLowerCase()),
     httpIdleTimeoutMs: merged.get('http-idle-timeout') as number,
     httpReadTimeoutMs: merged.get('http-read-timeout') as number,
+    httpReadHeaderTimeoutMs: merged.get('http-read-header-timeout') as number,
+    httpWriteTimeoutMs: merged.get('http-write-timeout') as number,
     httpMaxBodySize: merged.get('http-max-body-size') as number,
     apiAdminEnabled: merged.get('api-admin-enabled') as boolean,
     apiInfoEnabled: merged.get('api-info-enabled') as boolean,

@@ -26,6 +26,8 @@ export const FLAGS: FlagDef[] = [
   { name: 'http-allowed-hosts', type: 'list', default: ['localhost'], help: 'accepted Host names, comma-separated; * = any' },
   { name: 'http-idle-timeout', type: 'duration', default: 120_000, help: 'keep-alive idle timeout' },
   { name: 'http-read-timeout', type: 'duration', default: 30_000, help: 'request read timeout' },
+  { name: 'http-read-header-timeout', type: 'duration', default: 30_000, help: 'request header read timeout' },
+  { name: 'http-write-timeout', type: 'duration', default: 30_000, help: 'response write timeout' },
   { name: 'http-max-body-size', type: 'uint', default: 32 * 1024 * 1024, help: 'largest request body accepted, bytes', powder: true },
   { name: 'api-admin-enabled', type: 'bool', default: false, help: 'serve /ext/admin' },
   { name: 'api-info-enabled', type: 'bool', default: true, help: 'serve /ext/info' },

@@ -159,7 +159,7 @@ export class Node implements NodeServices {
       nodeID: this.nodeID,
       allowedHosts: c.httpAllowedHosts,
       allowedOrigins: c.httpAllowedOrigins,
-      idleTimeoutMs: c.httpIdleTimeoutMs,
+      timeouts: { idleMs: c.httpIdleTimeoutMs, readMs: c.httpReadTimeoutMs, readHeaderMs: c.httpReadHeaderTimeoutMs, writeMs: c.httpWriteTimeoutMs },
       onHandlerError: (err, url) => this.log.error('HTTP handler failed', { path: url, error: String((err as Error)?.stack ?? err) }),
     });
     const addr = await this.http.listen();

@@ -191,3 +191,44 @@ test('requests the fast path leaves to node:http get node:http\'s answers: bad H
     c.close();
   }
 });
+
+test('http-write-timeout: an answer ready after the deadline is not written, the connection closes (both paths), as Go\'s write deadline does', async () => {
+  const n = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-write-timeout': '300ms' });
+  try {
+    const p = Number(new URL(n.url).port);
+    const late: Reply = { status: 200, headers: ['Content-Length', '5'], body: 'late\n' };
+    const slowly = () => new Promise<Reply>((r) => setTimeout(() => r(late), 600));
+    n.node.addRoute('/ext/test-slow', '', {
+      http: async (_req, res) => writeReply(res, await slowly()),
+      post: { bodyLimit: 100, accepts: () => true, answer: slowly },
+    });
+    const ask = async (request: string): Promise<{ closed: boolean; received: string }> => {
+      const s = net.connect(p, '127.0.0.1');
+      let received = '';
+      s.on('data', (d) => (received += d.toString('latin1')));
+      const closed = new Promise<boolean>((r) => s.on('close', () => r(true)));
+      s.write(request);
+      const result = await Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), 3000))]);
+      s.destroy();
+      return { closed: result, received };
+    };
+    const path = '/ext/test-slow';
+    for (const request of [post(path, '{}'), chunked(path, '{}')]) {
+      assert.deepEqual(await ask(request), { closed: true, received: '' }, request.split('\r\n').slice(0, 4).join(' | '));
+    }
+    // A quick answer is unaffected.
+    const s = net.connect(p, '127.0.0.1');
+    const got = await new Promise<string>((resolve) => {
+      let d = '';
+      s.on('data', (c) => {
+        d += c;
+        if (d.includes('"result"')) resolve(d);
+      });
+      s.write(post('/ext/info', '{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}'));
+    });
+    s.destroy();
+    assert.match(got, /^HTTP\/1\.1 200 OK\r\n/);
+  } finally {
+    await n.stop();
+  }
+});

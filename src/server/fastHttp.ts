@@ -22,13 +22,30 @@ export interface FastHttpOptions {
   nodeHeaderLines: string;
   /** The Host filter (undefined: no Host header). */
   hostAllowed(host: string | undefined): boolean;
-  /** http-idle-timeout: an idle connection closes after this long (node:http's keepAliveTimeout). */
-  keepAliveTimeoutMs: number;
+  timeouts: HttpTimeouts;
   /** Gives the socket to node:http (its own connection listener). */
   handOff(socket: Socket): void;
   /** A handler that threw or rejected (the answer is a plain 500, as on the node:http path). */
   onHandlerError(err: unknown, url: string): void;
 }
+
+/**
+ * AvalancheGo's http-idle-timeout, http-read-timeout, http-read-header-timeout and
+ * http-write-timeout, with Go's http.Server meaning (0 = none): an idle keep-alive connection
+ * closes after `idleMs` (`readMs` when 0); a request must arrive whole within `readMs` of its first
+ * byte, its head within `readHeaderMs` (`readMs` when 0), else the connection closes unanswered;
+ * an answer ready later than `writeMs` after its request was read is not written, the connection
+ * closes instead (Go's write deadline).
+ */
+export interface HttpTimeouts {
+  idleMs: number;
+  readMs: number;
+  readHeaderMs: number;
+  writeMs: number;
+}
+
+export const idleTimeout = (t: HttpTimeouts): number => t.idleMs || t.readMs;
+export const headerTimeout = (t: HttpTimeouts): number => t.readHeaderMs || t.readMs;
 
 /** node:http's maxHeaderSize: a longer head is node:http's to refuse (431). */
 const MAX_HEAD = 16 * 1024;
@@ -47,6 +64,8 @@ interface FastRequest {
   post: PostAnswer;
   bodyStart: number;
   bodyLength: number;
+  /** performance.now() after which the answer is not written (0: no write timeout). */
+  writeDeadline: number;
 }
 
 /** Requests answered here and connections given to node:http, since start (for tests). */
@@ -67,13 +86,19 @@ class FastConnection {
   /** An answer is being computed or the socket's write buffer is full: parse nothing more yet. */
   private busy = false;
   private ended = false;
+  /** performance.now() when the request being received was first seen incomplete (0: none is). */
+  private partialSince = 0;
+  private deadline: NodeJS.Timeout | undefined;
+  private readonly onDeadline = () => this.socket.destroy();
+  private readonly onClose = () => clearTimeout(this.deadline);
   private readonly onData = (d: Buffer) => this.received(d);
   private readonly onEnd = () => {
     this.ended = true;
     if (!this.busy) this.socket.end();
   };
+  /** Inactivity: closes an idle connection (a partial request has its own deadline). */
   private readonly onTimeout = () => {
-    if (!this.busy) this.socket.destroy();
+    if (!this.busy && this.partialSince === 0) this.socket.destroy();
   };
   private readonly onError = () => this.socket.destroy();
 
@@ -85,7 +110,9 @@ class FastConnection {
     socket.on('end', this.onEnd);
     socket.on('error', this.onError);
     socket.on('timeout', this.onTimeout);
-    if (opts.keepAliveTimeoutMs > 0) socket.setTimeout(opts.keepAliveTimeoutMs);
+    socket.on('close', this.onClose);
+    const idle = idleTimeout(opts.timeouts);
+    if (idle > 0) socket.setTimeout(idle);
   }
 
   private received(d: Buffer): void {
@@ -102,14 +129,18 @@ class FastConnection {
         const headEnd = buf.indexOf('\r\n\r\n');
         if (headEnd < 0) {
           if (buf.length > MAX_HEAD) return this.handOff();
-          return; // the head is not complete yet
+          return this.waitFor(headerTimeout(this.opts.timeouts)); // the head is not complete yet
         }
         const req = headEnd + 4 <= MAX_HEAD ? this.parse(buf, headEnd) : undefined;
         if (req === undefined) return this.handOff();
         this.request = req;
         this.need = req.bodyStart + req.bodyLength;
       }
-      if (this.pendingBytes < this.need) return; // the body is not complete yet
+      if (this.pendingBytes < this.need) return this.waitFor(this.opts.timeouts.readMs); // the body is not complete yet
+      if (this.partialSince !== 0) {
+        this.partialSince = 0;
+        clearTimeout(this.deadline);
+      }
       const buf = this.joined();
       const req = this.request;
       this.request = undefined;
@@ -119,6 +150,14 @@ class FastConnection {
       this.pendingBytes = rest.length;
       this.answer(req, body);
     }
+  }
+
+  /** A request is incomplete: it must be whole within `limitMs` of when it was first seen so. */
+  private waitFor(limitMs: number): void {
+    const now = performance.now();
+    if (this.partialSince === 0) this.partialSince = now;
+    clearTimeout(this.deadline);
+    if (limitMs > 0) this.deadline = setTimeout(this.onDeadline, Math.max(0, this.partialSince + limitMs - now));
   }
 
   /** The pending bytes as one buffer (kept joined, so a body in many packets is copied once). */
@@ -179,7 +218,8 @@ class FastConnection {
     if (post === undefined || !post.accepts(contentType)) return undefined;
     const bodyLength = contentLength === undefined ? 0 : Number(contentLength);
     if (bodyLength > post.bodyLimit) return undefined;
-    return { url, path, post, bodyStart: headEnd + 4, bodyLength };
+    const writeMs = this.opts.timeouts.writeMs;
+    return { url, path, post, bodyStart: headEnd + 4, bodyLength, writeDeadline: writeMs > 0 ? performance.now() + writeMs : 0 };
   }
 
   private answer(req: FastRequest, body: Buffer): void {
@@ -194,16 +234,16 @@ class FastConnection {
       r = INTERNAL_ERROR;
     }
     if (!(r instanceof Promise)) {
-      this.write(r);
+      this.write(r, req.writeDeadline);
       calls.finish(start);
       return;
     }
     this.busy = true;
     r.then(
-      (reply) => this.write(reply),
+      (reply) => this.write(reply, req.writeDeadline),
       (e) => {
         this.opts.onHandlerError(e, req.url);
-        this.write(INTERNAL_ERROR);
+        this.write(INTERNAL_ERROR, req.writeDeadline);
       },
     ).finally(() => {
       calls.finish(start);
@@ -226,12 +266,16 @@ class FastConnection {
     this.pump();
   }
 
-  private write(r: Reply): void {
+  private write(r: Reply, writeDeadline: number): void {
     if (this.socket.destroyed) return;
+    if (writeDeadline !== 0 && performance.now() > writeDeadline) {
+      this.socket.destroy(); // past Go's write deadline: the client sees the connection close
+      return;
+    }
     let head = `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? 'unknown'}\r\n${this.opts.nodeHeaderLines}`;
     const h = r.headers;
     for (let i = 0; i < h.length; i += 2) head += `${h[i]}: ${h[i + 1]}\r\n`;
-    this.socket.write(head + dateAndConnection(this.opts.keepAliveTimeoutMs) + r.body);
+    this.socket.write(head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body);
     if (this.socket.writableNeedDrain) this.busy = true;
   }
 
@@ -243,7 +287,9 @@ class FastConnection {
     s.removeListener('end', this.onEnd);
     s.removeListener('error', this.onError);
     s.removeListener('timeout', this.onTimeout);
+    s.removeListener('close', this.onClose);
     s.setTimeout(0);
+    clearTimeout(this.deadline);
     const rest = this.pendingBytes ? this.joined() : undefined;
     this.pending = [];
     this.pendingBytes = 0;

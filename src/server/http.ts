@@ -5,7 +5,7 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { plain } from '../rpc/gorilla.js';
 import { cleanPath, type Router } from './router.js';
-import { serveFast, type FastHttpOptions } from './fastHttp.js';
+import { headerTimeout, idleTimeout, serveFast, type FastHttpOptions, type HttpTimeouts } from './fastHttp.js';
 import type { RouteCalls } from './metrics.js';
 
 export interface HttpServerOptions {
@@ -14,7 +14,7 @@ export interface HttpServerOptions {
   nodeID: string;
   allowedHosts: string[];
   allowedOrigins: string[];
-  idleTimeoutMs: number;
+  timeouts: HttpTimeouts;
   /** A handler threw or rejected; `url` is the request target. */
   onHandlerError: (err: unknown, url: string | undefined) => void;
 }
@@ -30,6 +30,16 @@ export class NodeResponse extends http.ServerResponse {
   /** The route's call counters, closed when the response closes. */
   call: RouteCalls | undefined = undefined;
   callStart = 0;
+  /** performance.now() after which the answer is not written, the connection closes (Go's write deadline; 0: none). */
+  writeDeadline = 0;
+
+  override end(chunk?: unknown, encoding?: unknown, cb?: unknown): this {
+    if (this.writeDeadline !== 0 && performance.now() > this.writeDeadline) {
+      this.socket?.destroy();
+      return this;
+    }
+    return super.end(chunk as never, encoding as never, cb as never);
+  }
 
   override writeHead(statusCode: number, reason?: unknown, obj?: unknown): this {
     const pre = this.nodeHeaders;
@@ -108,9 +118,13 @@ export class HttpServer {
     this.allowedOrigins = opts.allowedOrigins.map((o) => o.toLowerCase());
     this.allowAllOrigins = opts.allowedOrigins.includes('*');
     this.allowAllHosts = opts.allowedHosts.includes('*');
-    this.server = http.createServer({ keepAlive: true, ServerResponse: NodeResponse }, (req, res) => this.onRequest(req, res)) as unknown as http.Server;
-    this.server.keepAliveTimeout = opts.idleTimeoutMs;
-    this.server.headersTimeout = Math.max(opts.idleTimeoutMs + 1000, 31_000);
+    // Go's timeouts (HttpTimeouts) as node:http has them; node checks its request deadlines every
+    // connectionsCheckingInterval (30 s by default, a second here).
+    const t = opts.timeouts;
+    this.server = http.createServer({ keepAlive: true, ServerResponse: NodeResponse, connectionsCheckingInterval: 1000 }, (req, res) => this.onRequest(req, res)) as unknown as http.Server;
+    this.server.keepAliveTimeout = idleTimeout(t);
+    this.server.requestTimeout = t.readMs;
+    this.server.headersTimeout = t.readMs > 0 ? Math.min(headerTimeout(t), t.readMs) : headerTimeout(t);
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
     // Every connection starts on the fast path (fastHttp.ts), which gives it to node:http's own
     // connection listener at the first request it does not answer itself.
@@ -120,7 +134,7 @@ export class HttpServer {
       router,
       nodeHeaderLines: `node-id: ${opts.nodeID}\r\nVary: Origin\r\n`,
       hostAllowed: (host) => this.hostAllowed(host),
-      keepAliveTimeoutMs: opts.idleTimeoutMs,
+      timeouts: t,
       handOff: (s) => httpConnection.call(this.server, s),
       onHandlerError: opts.onHandlerError,
     };
@@ -129,8 +143,10 @@ export class HttpServer {
       s.on('close', () => this.sockets.delete(s));
       serveFast(s, fast);
     });
-    this.server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      // A read deadline passed: Go closes the connection without an answer (node:http would 408).
+      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.destroy();
+      else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
       else socket.destroy();
     });
   }
@@ -228,6 +244,7 @@ export class HttpServer {
     }
     res.call = this.router.calls.entry(path);
     res.callStart = res.call.begin();
+    if (this.opts.timeouts.writeMs > 0) res.writeDeadline = res.callStart + this.opts.timeouts.writeMs;
     res.on('close', closeCall);
     let p: void | Promise<void>;
     try {

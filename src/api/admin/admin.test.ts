@@ -173,6 +173,9 @@ describe('admin API on one node', () => {
     assert.equal(c.healthCheckFreq, 30_000_000_000);
     assert.equal(c.httpConfig.readTimeout, 30_000_000_000);
     assert.equal(c.httpConfig.idleTimeout, 120_000_000_000);
+    assert.equal(c.httpConfig.readHeaderTimeout, 30_000_000_000);
+    assert.equal(c.httpConfig.writeHeaderTimeout, 30_000_000_000); // sic: AvalancheGo's key for the write timeout
+    assert.deepEqual(Object.keys(c.httpConfig).slice(0, 4), ['readTimeout', 'readHeaderTimeout', 'writeHeaderTimeout', 'idleTimeout']);
     assert.equal(c.httpConfig.apiConfig.adminAPIEnabled, true);
     assert.deepEqual(c.httpConfig.httpAllowedHosts, ['localhost']);
     assert.deepEqual(c.loggingConfig, {

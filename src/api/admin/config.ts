@@ -28,6 +28,9 @@ export function nodeConfigView(node: Node): Record<string, unknown> {
   return {
     httpConfig: {
       readTimeout: msToNs(c.httpReadTimeoutMs),
+      readHeaderTimeout: msToNs(c.httpReadHeaderTimeoutMs),
+      // sic: AvalancheGo's key for the write timeout.
+      writeHeaderTimeout: msToNs(c.httpWriteTimeoutMs),
       idleTimeout: msToNs(c.httpIdleTimeoutMs),
       apiConfig: {
         indexerConfig: { indexAPIEnabled: false, indexAllowIncomplete: false },

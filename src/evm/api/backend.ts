@@ -15,7 +15,7 @@ import { blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '
 import type { ChainHeader } from '../chain/header.js';
 import type { Miner } from '../miner/miner.js';
 import { PoolHeadMovedError, TxPoolError, type TxPool } from '../txpool/pool.js';
-import { RpcError } from '../rpc/server.js';
+import { JsonText, RpcError, toJSON } from '../rpc/server.js';
 import { address as parseAddress, invalidArg, quantity, type BlockSpec } from './args.js';
 import { checkDataInput, checkOverride, optStateOverrideArg, transactionArgsArg, type TransactionArgs } from '../rpc/params.js';
 import { gethEvmError, revertError } from './errors.js';
@@ -617,6 +617,25 @@ export class EvmBackend {
 
   // --- Subnet-EVM extensions (§2) --------------------------------------------------------------
 
+  /**
+   * Answers that are pure functions of the chain config (and, for eth_feeConfig, of one block's
+   * state), encoded once: the Subnet-EVM extension methods then cost what eth_chainId does.
+   */
+  private readonly encoded = new Map<string, JsonText>();
+
+  private remember(key: string, value: unknown): JsonText {
+    if (this.encoded.size >= 256) this.encoded.clear();
+    const t = new JsonText(toJSON(value));
+    this.encoded.set(key, t);
+    return t;
+  }
+
+  /** eth_feeConfig's answer at `b` (at once when this block state was asked before). */
+  feeConfigAnswer(b: Block): JsonText | Promise<JsonText> {
+    const key = 'fee:' + b.hashHex + hex(this.chain.stateRootOf(b));
+    return this.encoded.get(key) ?? this.feeConfigJSON(b).then((v) => this.remember(key, v));
+  }
+
   async feeConfigJSON(b: Block): Promise<Record<string, unknown>> {
     const r = this.consensus.rulesAt(b.header.timestamp);
     if (!r.isSubnetEVM) return { feeConfig: feeConfigJSON(DEFAULT_FEE_CONFIG) };
@@ -627,14 +646,16 @@ export class EvmBackend {
     return out;
   }
 
-  chainConfigJSON(): Record<string, unknown> {
-    return chainConfigJSON(this.genesis.config);
+  chainConfigJSON(): JsonText {
+    return this.encoded.get('chainConfig') ?? this.remember('chainConfig', chainConfigJSON(this.genesis.config));
   }
-  activeRulesJSON(ts: bigint): Record<string, unknown> {
-    return activeRulesJSON(this.genesis.config, ts);
+  activeRulesJSON(ts: bigint): JsonText {
+    const key = 'rules:' + ts;
+    return this.encoded.get(key) ?? this.remember(key, activeRulesJSON(this.genesis.config, ts));
   }
-  activePrecompilesJSON(ts: bigint): Record<string, unknown> {
-    return activePrecompilesJSON(this.genesis.config, ts);
+  activePrecompilesJSON(ts: bigint): JsonText {
+    const key = 'precompiles:' + ts;
+    return this.encoded.get(key) ?? this.remember(key, activePrecompilesJSON(this.genesis.config, ts));
   }
 
   async gasPrice(): Promise<bigint> {

@@ -250,11 +250,11 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     if (out.error) res.error = out.reverted ? 'execution reverted' : out.error;
     return res;
   });
-  bc.set('eth_feeConfig', async (p) => {
+  bc.set('eth_feeConfig', (p) => {
     const spec = blockSpec(p, 0, true);
     const b = spec ? be.resolve(spec) : chain.head;
     if (!b) throw new RpcError(-32000, 'header for hash not found');
-    return be.feeConfigJSON(b);
+    return be.feeConfigAnswer(b);
   });
   bc.set('eth_getChainConfig', () => be.chainConfigJSON());
   bc.set('eth_getActiveRulesAt', (p) => be.activeRulesJSON(timestampArg(p, be)));

@@ -89,6 +89,11 @@ function bigintReplacer(_k: string, v: unknown): unknown {
  * U+2028/9 escaped. The common case (no bigint) costs one JSON.stringify; a bigint makes the
  * native stringify throw, and only then do we walk with a replacer.
  */
+/** A method result already encoded (by toJSON): written as is, e.g. a remembered answer. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function toJSON(v: unknown): string {
   let s: string | undefined;
   try {
@@ -453,7 +458,7 @@ export class EthRpcServer {
   }
 
   private resultReply(id: string, v: unknown): Reply {
-    const text = v === undefined ? 'null' : toJSON(v);
+    const text = v instanceof JsonText ? v.text : v === undefined ? 'null' : toJSON(v);
     return { json: resultJSON(id, text), resultSize: text.length };
   }
 
