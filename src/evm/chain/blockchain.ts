@@ -96,7 +96,9 @@ export class Blockchain {
     if (!this.txIndex.skip) this.txsOf(block).forEach((tx, i) => ops.push(this.store.txLookupOp(tx.hash(), block.header.number, i)));
     // With a transaction history, the block leaving the window loses its lookups in the same write.
     const { history } = this.txIndex;
-    if (history > 0n && block.header.number > history) ops.push(...this.unindexOps(block.header.number - history));
+    if (history > 0n && block.header.number > history) {
+      ops.push(...this.unindexOps(block.header.number - history), this.store.txIndexTailOp(block.header.number - history + 1n));
+    }
     return ops;
   }
 
@@ -108,22 +110,19 @@ export class Blockchain {
 
   /**
    * At start with a transaction history (set, or made shorter, since the chain last ran): removes
-   * the lookups of blocks now behind the window, walking back from its edge until a block whose
-   * txs are already unindexed (blocks without txs are passed over).
+   * the lookups of blocks now behind the window, from its edge down to the stored tail (the blocks
+   * below it are unindexed already), so a restart reads only the blocks that left the window.
    */
   private async unindexBeyondHistory(): Promise<void> {
     const { history } = this.txIndex;
     if (history === 0n || this.head.header.number <= history) return;
+    const edge = this.head.header.number - history;
+    const tail = this.store.txIndexTail() ?? 1n;
+    if (tail > edge) return;
     const ops: Op[] = [];
-    for (let n = this.head.header.number - history; n > 0n; n--) {
-      const b = this.blockByNumber(n);
-      if (!b) break;
-      const txs = this.txsOf(b);
-      if (txs.length === 0) continue;
-      if (this.store.txLookup(txs[0]!.hash()) === undefined) break;
-      for (const tx of txs) ops.push(this.store.txLookupOp(tx.hash(), n, null));
-    }
-    if (ops.length) await this.store.write(ops);
+    for (let n = edge; n >= tail; n--) ops.push(...this.unindexOps(n));
+    ops.push(this.store.txIndexTailOp(edge + 1n));
+    await this.store.write(ops);
   }
 
   /** Makes `block` the head once its write is durable. */

@@ -8,6 +8,8 @@ import type { KVStore } from '../../db/database.js';
 const enc = (s: string) => Buffer.from(s, 'latin1');
 const K_HEAD = enc('head');
 const K_CHAIN_META = enc('meta');
+/** transaction-history: the lowest block whose tx lookups may still exist (geth's TxIndexTail). */
+const K_TX_TAIL = enc('txIndexTail');
 const P_CANON = 0x4e; // 'N' + u64 number → hash
 const P_BLOCK = 0x42; // 'B' + hash → rlp([headerRLP, [raw tx], [sender]])
 const P_RECEIPTS = 0x52; // 'R' + hash → rlp([[type, status, cumGas, [logs], gasUsed]])
@@ -72,6 +74,14 @@ export class ChainStore {
   }
   headOp(hash: Uint8Array): Op {
     return [K_HEAD, hash];
+  }
+  /** Undefined while no lookups were ever removed for transaction-history. */
+  txIndexTail(): bigint | undefined {
+    const v = this.db.get(K_TX_TAIL);
+    return v ? Buffer.from(v).readBigUInt64BE(0) : undefined;
+  }
+  txIndexTailOp(n: bigint): Op {
+    return [K_TX_TAIL, u64(n)];
   }
 
   canonicalHash(n: bigint): Uint8Array | undefined {

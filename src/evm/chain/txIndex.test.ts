@@ -62,6 +62,19 @@ test('transaction-history set after a restart unindexes the blocks already behin
     } finally {
       await node.stop();
     }
+    // Shorter again: the blocks between the stored tail (3) and the new edge (4) lose theirs too.
+    writeFileSync(join(cfgDir, 'dev', 'config.json'), JSON.stringify({ 'transaction-history': 1 }));
+    ({ node, rpc } = await devNode({ 'data-dir': dataDir, 'chain-config-dir': cfgDir }));
+    try {
+      assert.deepEqual(await indexed(rpc, hashes), [false, false, false, false]);
+      // New blocks are indexed, and leave the window one block later.
+      const [next] = await transfers(rpc, 1);
+      assert.deepEqual(await indexed(rpc, [next!]), [true]);
+      await rpc('evm_mine');
+      assert.deepEqual(await indexed(rpc, [next!]), [false]);
+    } finally {
+      await node.stop();
+    }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
