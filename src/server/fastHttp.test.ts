@@ -24,6 +24,9 @@ before(async () => {
     http: () => Promise.reject(new Error('boom')),
     post: { bodyLimit: 100, accepts: () => true, answer: () => Promise.reject(new Error('boom')) },
   });
+  // 64 KiB answers, answered at once: enough of them fill the socket's buffers.
+  const big: Reply = { status: 200, headers: ['Content-Type', 'text/plain', 'Content-Length', String(65536)], body: 'x'.repeat(65535) + '\n' };
+  t.node.addRoute('/ext/test-big', '', { http: (_req, res) => writeReply(res, big), post: { bodyLimit: 100, accepts: () => true, answer: () => big } });
   t.node.addRoute('/ext/test-ok', '', { http: (_req, res) => writeReply(res, ok), post: { bodyLimit: 100, accepts: () => true, answer: () => ok } });
 });
 after(() => t.stop());
@@ -169,6 +172,19 @@ test('2,000 pipelined requests in one write, read only afterwards: all answered,
     rs.map((r) => JSON.parse(bodyOf(r)).id),
     Array.from({ length: n }, (_, i) => i),
   );
+  c.close();
+});
+
+test('pipelined requests whose answers fill the socket\'s buffers (client not reading): all answered once it reads', async () => {
+  const c = new Conn();
+  c.socket.pause();
+  const n = 200; // 12.5 MiB of answers
+  c.socket.write(post('/ext/test-big', '{}').repeat(n));
+  await new Promise((r) => setTimeout(r, 300));
+  c.socket.resume();
+  const rs = await Promise.race([c.responses(n), new Promise<string[]>((_, reject) => setTimeout(() => reject(new Error('stalled')), 8000))]);
+  assert.equal(rs.length, n);
+  for (const r of rs) assert.equal(bodyOf(r).length, 65536);
   c.close();
 });
 

@@ -83,7 +83,8 @@ class FastConnection {
   /** Total bytes the request being received needs (head + body), once its head is parsed. */
   private need = 0;
   private request: FastRequest | undefined;
-  /** An answer is being computed or the socket's write buffer is full: parse nothing more yet. */
+  /** An answer is being computed or the socket's write buffer is full: parse nothing more yet
+   *  (`resume` clears it). */
   private busy = false;
   private ended = false;
   /** performance.now() when the request being received was first seen incomplete (0: none is). */
@@ -236,6 +237,11 @@ class FastConnection {
     if (!(r instanceof Promise)) {
       this.write(r, req.writeDeadline);
       calls.finish(start);
+      // A full write buffer: read no more requests until it drains (resume waits for 'drain').
+      if (this.socket.writableNeedDrain) {
+        this.busy = true;
+        this.resume();
+      }
       return;
     }
     this.busy = true;
@@ -276,7 +282,6 @@ class FastConnection {
     const h = r.headers;
     for (let i = 0; i < h.length; i += 2) head += `${h[i]}: ${h[i + 1]}\r\n`;
     this.socket.write(head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body);
-    if (this.socket.writableNeedDrain) this.busy = true;
   }
 
   /** Gives the connection, with the bytes not yet answered, to node:http. */
