@@ -1,11 +1,12 @@
 // The fast HTTP path (fastHttp.ts) through real sockets: which requests it answers itself, that
 // it hands a connection to node:http with nothing lost, and that its answers — failures included —
 // are node:http's byte for byte. (src/server/wire.test.ts pins the wire behaviour as a whole.)
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { startTestNode, type TestNode } from '../../test/helpers.js';
+import { Wire, chunkedPost, destroyOpened, maskDate, post } from '../../test/httpWire.js';
 import { fastHttpStats } from './fastHttp.js';
 import { writeReply, type Reply } from './router.js';
 
@@ -30,63 +31,9 @@ before(async () => {
   t.node.addRoute('/ext/test-ok', '', { http: (_req, res) => writeReply(res, ok), post: { bodyLimit: 100, accepts: () => true, answer: () => ok } });
 });
 after(() => t.stop());
+afterEach(destroyOpened);
 
 const CHAIN_ID = '{"jsonrpc":"2.0","id":7,"method":"eth_chainId","params":[]}';
-
-function post(path: string, body: string, extra = ''): string {
-  return `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-}
-
-function chunked(path: string, body: string): string {
-  const half = Math.floor(body.length / 2);
-  const chunk = (s: string) => `${Buffer.byteLength(s).toString(16)}\r\n${s}\r\n`;
-  return `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunk(body.slice(0, half))}${chunk(body.slice(half))}0\r\n\r\n`;
-}
-
-/** A raw connection that collects complete Content-Length responses. */
-class Conn {
-  readonly socket: net.Socket;
-  private buf = Buffer.alloc(0);
-  private waiters: (() => void)[] = [];
-  closed = false;
-
-  constructor() {
-    this.socket = net.connect(port, '127.0.0.1');
-    this.socket.on('data', (d) => {
-      this.buf = Buffer.concat([this.buf, d]);
-      this.waiters.splice(0).forEach((w) => w());
-    });
-    this.socket.on('close', () => {
-      this.closed = true;
-      this.waiters.splice(0).forEach((w) => w());
-    });
-  }
-
-  /** The next `n` responses, raw (head and body). */
-  async responses(n: number): Promise<string[]> {
-    const out: string[] = [];
-    while (out.length < n) {
-      const headEnd = this.buf.indexOf('\r\n\r\n');
-      const head = headEnd < 0 ? '' : this.buf.toString('latin1', 0, headEnd);
-      const len = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0);
-      if (headEnd >= 0 && this.buf.length >= headEnd + 4 + len) {
-        out.push(this.buf.toString('utf8', 0, headEnd + 4 + len));
-        this.buf = this.buf.subarray(headEnd + 4 + len);
-        continue;
-      }
-      if (this.closed) throw new Error(`connection closed after ${out.length} of ${n} responses`);
-      await new Promise<void>((r) => this.waiters.push(r));
-    }
-    return out;
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}
-
-const masked = (raw: string) => raw.replace(/\r\nDate: [^\r]+/, '\r\nDate: X');
-const bodyOf = (raw: string) => raw.slice(raw.indexOf('\r\n\r\n') + 4);
 
 test('a keep-alive client of node:http is answered on the fast path, with no hand-off', async () => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
@@ -109,57 +56,57 @@ test('a keep-alive client of node:http is answered on the fast path, with no han
 });
 
 test('a chunked request hands the connection to node:http once; requests before and after it are answered in order', async () => {
-  const c = new Conn();
+  const c = await Wire.open(port);
   const before = { ...fastHttpStats };
   c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":1')));
-  c.socket.write(chunked('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":2')) + post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":3')));
-  const rs = await c.responses(3);
-  assert.deepEqual(rs.map((r) => JSON.parse(bodyOf(r)).id), [1, 2, 3]);
+  c.socket.write(chunkedPost('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":2')) + post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":3')));
+  const rs = await c.read(3);
+  assert.deepEqual(rs.map((r) => JSON.parse(r.body).id), [1, 2, 3]);
   // Same answer bytes from both paths (Date aside).
-  assert.equal(masked(rs[0]!).replace('"id":1', ''), masked(rs[1]!).replace('"id":2', ''));
+  assert.equal(maskDate(rs[0]!).replace('"id":1', ''), maskDate(rs[1]!).replace('"id":2', ''));
   assert.equal(fastHttpStats.answered - before.answered, 1);
   assert.equal(fastHttpStats.handedOff - before.handedOff, 1);
-  c.close();
+  c.destroy();
 });
 
 test('a handler that throws or rejects: the fast path answers node:http\'s 500, and the node keeps serving', async () => {
   for (const path of ['/ext/test-throws', '/ext/test-rejects']) {
-    const fast = new Conn();
+    const fast = await Wire.open(port);
     fast.socket.write(post(path, '{}'));
-    const slow = new Conn();
-    slow.socket.write(chunked(path, '{}'));
-    const [[f], [s]] = await Promise.all([fast.responses(1), slow.responses(1)]);
-    assert.match(f!, /^HTTP\/1\.1 500 Internal Server Error\r\n/);
-    assert.equal(bodyOf(f!), 'internal server error\n');
-    assert.equal(masked(f!), masked(s!));
+    const slow = await Wire.open(port);
+    slow.socket.write(chunkedPost(path, '{}'));
+    const [[f], [s]] = await Promise.all([fast.read(1), slow.read(1)]);
+    assert.match(f!.raw, /^HTTP\/1\.1 500 Internal Server Error\r\n/);
+    assert.equal(f!.body, 'internal server error\n');
+    assert.equal(maskDate(f!), maskDate(s!));
     // The fast connection is still usable.
     fast.socket.write(post('/ext/test-ok', '{}'));
-    assert.equal(bodyOf((await fast.responses(1))[0]!), 'ok\n');
-    fast.close();
-    slow.close();
+    assert.equal((await fast.read(1))[0]!.body, 'ok\n');
+    fast.destroy();
+    slow.destroy();
   }
 });
 
 test('a body arriving in many packets, and a large one, are answered on the fast path', async () => {
-  const c = new Conn();
+  const c = await Wire.open(port);
   const before = { ...fastHttpStats };
   const req = post('/ext/bc/dev/rpc', CHAIN_ID);
   for (let i = 0; i < req.length; i += 7) {
     c.socket.write(req.slice(i, i + 7));
     await new Promise((r) => setImmediate(r));
   }
-  assert.equal(JSON.parse(bodyOf((await c.responses(1))[0]!)).result, '0xa8ca');
+  assert.equal(JSON.parse((await c.read(1))[0]!.body).result, '0xa8ca');
   // ~1 MB of call data (an eth_call to no contract returns 0x whatever the input).
   const big = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'eth_call', params: [{ to: '0x00000000000000000000000000000000000000aa', data: '0x' + 'ab'.repeat(500_000) }, 'latest'] });
   c.socket.write(post('/ext/bc/dev/rpc', big));
-  assert.deepEqual(JSON.parse(bodyOf((await c.responses(1))[0]!)), { jsonrpc: '2.0', id: 9, result: '0x' });
+  assert.deepEqual(JSON.parse((await c.read(1))[0]!.body), { jsonrpc: '2.0', id: 9, result: '0x' });
   assert.equal(fastHttpStats.answered - before.answered, 2);
   assert.equal(fastHttpStats.handedOff - before.handedOff, 0);
-  c.close();
+  c.destroy();
 });
 
 test('2,000 pipelined requests in one write, read only afterwards: all answered, in order', async () => {
-  const c = new Conn();
+  const c = await Wire.open(port);
   c.socket.pause();
   const n = 2000;
   let all = '';
@@ -167,25 +114,25 @@ test('2,000 pipelined requests in one write, read only afterwards: all answered,
   c.socket.write(all);
   await new Promise((r) => setTimeout(r, 200));
   c.socket.resume();
-  const rs = await c.responses(n);
+  const rs = await c.read(n, 20_000);
   assert.deepEqual(
-    rs.map((r) => JSON.parse(bodyOf(r)).id),
+    rs.map((r) => JSON.parse(r.body).id),
     Array.from({ length: n }, (_, i) => i),
   );
-  c.close();
+  c.destroy();
 });
 
 test('pipelined requests whose answers fill the socket\'s buffers (client not reading): all answered once it reads', async () => {
-  const c = new Conn();
+  const c = await Wire.open(port);
   c.socket.pause();
   const n = 200; // 12.5 MiB of answers
   c.socket.write(post('/ext/test-big', '{}').repeat(n));
   await new Promise((r) => setTimeout(r, 300));
   c.socket.resume();
-  const rs = await Promise.race([c.responses(n), new Promise<string[]>((_, reject) => setTimeout(() => reject(new Error('stalled')), 8000))]);
+  const rs = await c.read(n, 8000); // throws if the answers stall
   assert.equal(rs.length, n);
-  for (const r of rs) assert.equal(bodyOf(r).length, 65536);
-  c.close();
+  for (const r of rs) assert.equal(r.body.length, 65536);
+  c.destroy();
 });
 
 test('requests the fast path leaves to node:http get node:http\'s answers: bad Host, Origin, unknown route, GET', async () => {
@@ -196,15 +143,15 @@ test('requests the fast path leaves to node:http get node:http\'s answers: bad H
     ['GET /ext/bc/dev/rpc HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', /^HTTP\/1\.1 200 OK\r\n[^]*Content-Length: 0\r\n/],
   ];
   for (const [request, expected] of cases) {
-    const c = new Conn();
+    const c = await Wire.open(port);
     const before = { ...fastHttpStats };
     c.socket.write(request);
-    assert.match((await c.responses(1))[0]!, expected);
+    assert.match((await c.read(1))[0]!.raw, expected);
     assert.equal(fastHttpStats.handedOff - before.handedOff, 1, request.split('\r\n')[0]);
     // node:http keeps the connection.
     c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID));
-    assert.equal(JSON.parse(bodyOf((await c.responses(1))[0]!)).id, 7);
-    c.close();
+    assert.equal(JSON.parse((await c.read(1))[0]!.body).id, 7);
+    c.destroy();
   }
 });
 
@@ -229,7 +176,7 @@ test('http-write-timeout: an answer ready after the deadline is not written, the
       return { closed: result, received };
     };
     const path = '/ext/test-slow';
-    for (const request of [post(path, '{}'), chunked(path, '{}')]) {
+    for (const request of [post(path, '{}'), chunkedPost(path, '{}')]) {
       assert.deepEqual(await ask(request), { closed: true, received: '' }, request.split('\r\n').slice(0, 4).join(' | '));
     }
     // A quick answer is unaffected.
