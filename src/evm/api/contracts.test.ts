@@ -136,6 +136,61 @@ test('debug_traceTransaction (callTracer and struct logger) and eth_getProof', a
   void decodeFunctionResult;
 });
 
+test('debug_intermediateRoots: the state root after each tx of a block, the last one the block\'s', async () => {
+  const set = (v: bigint) => encodeFunctionData({ abi: S.abi, functionName: 'set', args: [v] });
+  await rpc('evm_setAutomine', [false]);
+  let hashes: string[];
+  try {
+    hashes = [
+      await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: storage, data: set(101n) }]),
+      await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[2], to: '0x000000000000000000000000000000000000dEaD', value: '0x1' }]),
+      // A reverted tx still changes the state (its gas is paid).
+      await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: reverter, data: '0xdeadbeef', gas: '0x20000' }]),
+    ];
+    await rpc('evm_mine', []);
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+  const receipts = await Promise.all(hashes.map((h) => rpc('eth_getTransactionReceipt', [h])));
+  assert.deepEqual(receipts.map((r) => r.blockHash), receipts.map(() => receipts[0].blockHash), 'one block');
+  assert.deepEqual(receipts.map((r) => r.status), ['0x1', '0x1', '0x0']);
+  const block = await rpc('eth_getBlockByHash', [receipts[0].blockHash, false]);
+  assert.deepEqual(block.transactions, hashes);
+  const roots = await rpc('debug_intermediateRoots', [block.hash]);
+  assert.equal(roots.length, 3);
+  assert.equal(roots[2], block.stateRoot);
+  assert.equal(new Set(roots).size, 3, 'each tx changed the state');
+  const parent = await rpc('eth_getBlockByHash', [block.parentHash, false]);
+  assert.ok(!roots.includes(parent.stateRoot));
+  // A one-tx block: its only root is its state root; the tracing config is accepted.
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: storage, data: set(102n) }]);
+  const one = await rpc('eth_getBlockByHash', [(await rpc('eth_getTransactionReceipt', [h])).blockHash, false]);
+  assert.deepEqual(await rpc('debug_intermediateRoots', [one.hash, { reexec: 10 }]), [one.stateRoot]);
+  // A block without txs: geth's nil slice.
+  await rpc('evm_mine', []);
+  const empty = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal(empty.transactions.length, 0);
+  assert.equal(await rpc('debug_intermediateRoots', [empty.hash]), null);
+  // Errors, with geth's texts.
+  const genesis = await rpc('eth_getBlockByNumber', ['0x0', false]);
+  const g = await rpcError(rpc('debug_intermediateRoots', [genesis.hash]));
+  assert.deepEqual([g.code, g.message], [-32000, 'genesis is not traceable']);
+  const unknown = '0x' + 'ab'.repeat(32);
+  const u = await rpcError(rpc('debug_intermediateRoots', [unknown]));
+  assert.deepEqual([u.code, u.message], [-32000, `block ${unknown} not found`]);
+  const bad = await rpcError(rpc('debug_intermediateRoots', ['0x1234']));
+  assert.equal(bad.code, -32602);
+  assert.equal((await rpcError(rpc('debug_intermediateRoots', []))).code, -32602);
+  assert.equal((await rpcError(rpc('debug_intermediateRoots', [block.hash, 'x']))).code, -32602);
+  // No block is ever bad here (geth keeps those whose import failed).
+  const bb = await rpcError(rpc('debug_traceBadBlock', [block.hash, { tracer: 'callTracer' }]));
+  assert.deepEqual([bb.code, bb.message], [-32000, `bad block ${block.hash} not found`]);
+  assert.equal((await rpcError(rpc('debug_traceBadBlock', [block.hash, { tracer: 'nope' }]))).message, `bad block ${block.hash} not found`);
+  assert.equal((await rpcError(rpc('debug_traceBadBlock', [block.hash, 7]))).code, -32602);
+  // The replay left the chain as it was.
+  assert.equal(BigInt(await rpc('eth_call', [{ to: storage, data: encodeFunctionData({ abi: S.abi, functionName: 'get' }) }, 'latest'])), 102n);
+});
+
 test('no gas refunds: clearing a storage slot costs intrinsic + execution gas in full', async () => {
   const s2 = await deploy(encodeDeployData({ abi: S.abi, bytecode: S.bytecode, args: [5n] }));
   const data = encodeFunctionData({ abi: S.abi, functionName: 'set', args: [0n] });

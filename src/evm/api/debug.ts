@@ -20,8 +20,12 @@ function traceConfig(p: unknown[], i: number): { name?: string; cfg: unknown } {
   return { name: (t as string | undefined) ?? undefined, cfg: v };
 }
 
-/** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */
-async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number): Promise<unknown[]> {
+/**
+ * `block` re-executed on its parent's state: `run(i)` executes its txs in order (each after the
+ * ones before it), on `sm`, with the block's start-of-block changes (precompile upgrades, fee
+ * config) already applied.
+ */
+async function replayBlock(be: EvmBackend, block: Block) {
   const chain = be.chain;
   if (block.header.number === 0n) throw new RpcError(-32000, 'genesis is not traceable');
   const parent = chain.blockByHash(block.header.parentHash);
@@ -35,8 +39,19 @@ async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<t
   await be.consensus.onBlockStart(vm, sm, parent, block.header, fc.feeConfig);
   const ctx = execBlock(block.header, common);
   const txs = chain.txsOf(block);
-  const out: unknown[] = [];
   let gasUsed = 0n;
+  const run = async (i: number) => {
+    const { result } = await runTxSubnetEVM(vm, txs[i], ctx, gasUsed);
+    gasUsed += result.totalGasSpent;
+    return result;
+  };
+  return { vm, sm, txs, run };
+}
+
+/** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */
+async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number): Promise<unknown[]> {
+  const { vm, txs, run } = await replayBlock(be, block);
+  const out: unknown[] = [];
   for (let i = 0; i < txs.length; i++) {
     if (only !== undefined && i > only) break;
     const traced = only === undefined || only === i;
@@ -45,8 +60,7 @@ async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<t
       tracer.attach(vm.evm as never);
       tracer.txStart(txs[i].gasLimit);
     }
-    const { result } = await runTxSubnetEVM(vm, txs[i], ctx, gasUsed);
-    gasUsed += result.totalGasSpent;
+    const result = await run(i);
     if (tracer) {
       tracer.txEnd(result.totalGasSpent);
       tracer.detach();
@@ -54,6 +68,26 @@ async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<t
     }
   }
   return out;
+}
+
+/**
+ * geth's debug_intermediateRoots: the state root after each tx of the block (the last one is the
+ * block's state root). A block without txs answers null (geth's nil slice). A tx that cannot be
+ * applied ends the list there, without an error, as geth does.
+ */
+async function intermediateRoots(be: EvmBackend, block: Block): Promise<string[] | null> {
+  const { sm, txs, run } = await replayBlock(be, block);
+  if (txs.length === 0) return null;
+  const roots: string[] = [];
+  for (let i = 0; i < txs.length; i++) {
+    try {
+      await run(i);
+    } catch {
+      break;
+    }
+    roots.push(hexD(await sm.getStateRoot()));
+  }
+  return roots;
 }
 
 export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'internal-debug': MethodTable; 'internal-tx-pool': MethodTable } {
@@ -97,8 +131,19 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     t.detach();
     return t.result();
   });
-  tracer.set('debug_intermediateRoots', () => {
-    throw new RpcError(-32000, 'not supported by this node');
+  // geth looks the hash up among the bad blocks it stored when an import failed; a local node
+  // builds every block itself and never imports one, so it has none.
+  tracer.set('debug_traceBadBlock', (p) => {
+    const h = hash32(required(p, 0), 0);
+    traceConfig(p, 1); // decoded with the params; the tracer itself is only made for a block found
+    throw new RpcError(-32000, `bad block ${h} not found`);
+  });
+  tracer.set('debug_intermediateRoots', (p) => {
+    const h = hash32(required(p, 0), 0);
+    traceConfig(p, 1); // only its reexec matters to geth, and every state is kept here
+    const b = chain.blockByHash(Buffer.from(h.slice(2), 'hex'));
+    if (!b) throw new RpcError(-32000, `block ${h} not found`);
+    return intermediateRoots(be, b);
   });
 
   const internal: MethodTable = new Map();
