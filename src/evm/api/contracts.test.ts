@@ -3,6 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeFunctionData, encodeDeployData, decodeFunctionResult, keccak256, toHex } from 'viem';
+import { RLP } from '@ethereumjs/rlp';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { compileContract } from '../../../test/solc.js';
 import { devNode, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
 import type { TestNode } from '../../../test/helpers.js';
@@ -189,6 +191,58 @@ test('debug_intermediateRoots: the state root after each tx of a block, the last
   assert.equal((await rpcError(rpc('debug_traceBadBlock', [block.hash, 7]))).code, -32602);
   // The replay left the chain as it was.
   assert.equal(BigInt(await rpc('eth_call', [{ to: storage, data: encodeFunctionData({ abi: S.abi, functionName: 'get' }) }, 'latest'])), 102n);
+});
+
+test('internal-debug: raw header, block, receipts and tx hash and root to what the block names; printBlock', async () => {
+  await rpc('evm_setAutomine', [false]);
+  let hashes: string[];
+  try {
+    hashes = [
+      await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: emitter, data: encodeFunctionData({ abi: E.abi, functionName: 'many', args: [3n] }) }]),
+      await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[2], to: reverter, data: '0xdeadbeef', gas: '0x20000' }]),
+    ];
+    await rpc('evm_mine', []);
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+  const r0 = await rpc('eth_getTransactionReceipt', [hashes[0]]);
+  const block = await rpc('eth_getBlockByHash', [r0.blockHash, false]);
+  const header = await rpc('debug_getRawHeader', [block.number]);
+  assert.equal(keccak256(header), block.hash);
+  assert.equal(await rpc('debug_getRawHeader', [{ blockHash: block.hash }]), header);
+  const raw = await rpc('debug_getRawBlock', [block.hash]);
+  const [h, txs, uncles] = RLP.decode(raw) as unknown as [Uint8Array[], Uint8Array[], unknown[]];
+  assert.equal(keccak256(RLP.encode(h)), block.hash);
+  assert.equal(txs.length, 2);
+  assert.deepEqual(uncles, []);
+  for (const [i, hash] of hashes.entries()) {
+    const rawTx = await rpc('debug_getRawTransaction', [hash]);
+    assert.equal(keccak256(rawTx), hash);
+    // A typed tx sits in the block body as an RLP string of its bytes.
+    assert.equal(toHex(txs[i] as Uint8Array), rawTx);
+  }
+  assert.equal(await rpc('debug_getRawTransaction', ['0x' + '12'.repeat(32)]), '0x');
+  const receipts: string[] = await rpc('debug_getRawReceipts', [block.number]);
+  assert.equal(receipts.length, 2);
+  const trie = new MerklePatriciaTrie();
+  for (const [i, rc] of receipts.entries()) await trie.put(RLP.encode(i), Buffer.from(rc.slice(2), 'hex'));
+  assert.equal(toHex(trie.root()), block.receiptsRoot, 'the raw receipts make the block\'s receipts root');
+  // Unknown blocks and bad params.
+  const nf = await rpcError(rpc('debug_getRawHeader', [{ blockHash: '0x' + 'ab'.repeat(32) }]));
+  assert.deepEqual([nf.code, nf.message], [-32000, 'header not found']);
+  const ahead = await rpcError(rpc('debug_getRawBlock', ['0xffffff']));
+  assert.deepEqual([ahead.code, ahead.message], [-32000, 'cannot query unfinalized data']);
+  assert.equal((await rpcError(rpc('debug_getRawBlock', ['nope']))).code, -32602);
+  assert.equal((await rpcError(rpc('debug_getRawTransaction', ['0x12']))).code, -32602);
+  // printBlock takes a bare JSON number (Go's uint64).
+  assert.match(await rpc('debug_printBlock', [Number(block.number)]), new RegExp(block.hash));
+  const frac = await rpcError(rpc('debug_printBlock', [1.5]));
+  assert.deepEqual([frac.code, frac.message], [-32602, 'invalid argument 0: json: cannot unmarshal number 1.5 into Go value of type uint64']);
+  const str = await rpcError(rpc('debug_printBlock', ['0x1']));
+  assert.deepEqual([str.code, str.message], [-32602, 'invalid argument 0: json: cannot unmarshal string into Go value of type uint64']);
+  assert.equal((await rpcError(rpc('debug_printBlock', [-1]))).code, -32602);
+  const far = await rpcError(rpc('debug_printBlock', [99999999]));
+  assert.deepEqual([far.code, far.message], [-32000, 'block #99999999 not found']);
 });
 
 test('no gas refunds: clearing a storage slot costs intrinsic + execution gas in full', async () => {

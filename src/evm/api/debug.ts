@@ -1,6 +1,7 @@
 // debug_* (services "debug-tracer" and "internal-debug") and txpool_* ("internal-tx-pool").
 import { RLP } from '@ethereumjs/rlp';
 import { RpcError, type RpcMethod } from '../rpc/server.js';
+import { uint64NumberArg } from '../rpc/params.js';
 import { createTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import { encodeHeader } from '../chain/header.js';
@@ -169,11 +170,10 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     return pt ? hexD(pt.raw) : '0x';
   });
   internal.set('debug_printBlock', (p) => {
-    const n = required(p, 0);
-    if (typeof n !== 'number') throw invalidArg(0, 'json: cannot unmarshal string into Go value of type uint64');
-    const b = chain.blockByNumber(BigInt(n));
+    const n = uint64NumberArg(p[0], 0); // a bare JSON number, as Go decodes a uint64
+    const b = chain.blockByNumber(n);
     if (!b) throw new RpcError(-32000, `block #${n} not found`);
-    return JSON.stringify({ hash: b.hashHex, number: n, txs: b.rawTxs.length });
+    return JSON.stringify({ hash: b.hashHex, number: Number(n), txs: b.rawTxs.length });
   });
 
   const txpool: MethodTable = new Map();
