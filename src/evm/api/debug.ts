@@ -5,7 +5,7 @@ import { uint64NumberArg } from '../rpc/params.js';
 import { createTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import { encodeHeader } from '../chain/header.js';
-import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
+import { replayBlock } from './replay.js';
 import { blockNumber, blockNumberOrHash, hash32, invalidArg, opt, required } from './args.js';
 import { parseBlockOverrides, parseCallArgs, parseStateOverrides, type EvmBackend } from './backend.js';
 import { blockRLP } from './eth.js';
@@ -19,34 +19,6 @@ function traceConfig(p: unknown[], i: number): { name?: string; cfg: unknown } {
   const t = (v as Record<string, unknown>).tracer;
   if (t !== undefined && t !== null && typeof t !== 'string') throw invalidArg(i, `json: cannot unmarshal ${typeof t} into Go struct field TraceConfig.tracer of type string`);
   return { name: (t as string | undefined) ?? undefined, cfg: v };
-}
-
-/**
- * `block` re-executed on its parent's state: `run(i)` executes its txs in order (each after the
- * ones before it), on `sm`, with the block's start-of-block changes (precompile upgrades, fee
- * config) already applied.
- */
-async function replayBlock(be: EvmBackend, block: Block) {
-  const chain = be.chain;
-  if (block.header.number === 0n) throw new RpcError(-32000, 'genesis is not traceable');
-  const parent = chain.blockByHash(block.header.parentHash);
-  if (!parent) throw new RpcError(-32000, `parent ${hexD(block.header.parentHash)} not found`);
-  const fork = chain.forkAt(block.header.timestamp);
-  const common = chain.commons.get(fork);
-  const sm = chain.stateView(parent);
-  const vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
-  await sm.checkpoint();
-  const fc = await be.consensus.feeConfigAfter(parent);
-  await be.consensus.onBlockStart(vm, sm, parent, block.header, fc.feeConfig);
-  const ctx = execBlock(block.header, common);
-  const txs = chain.txsOf(block);
-  let gasUsed = 0n;
-  const run = async (i: number) => {
-    const { result } = await runTxSubnetEVM(vm, txs[i], ctx, gasUsed);
-    gasUsed += result.totalGasSpent;
-    return result;
-  };
-  return { vm, sm, txs, run };
 }
 
 /** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */

@@ -5,6 +5,7 @@ import { RpcError } from '../rpc/server.js';
 import type { EvmBackend } from './backend.js';
 import { ethMethods, type MethodTable } from './eth.js';
 import { debugMethods } from './debug.js';
+import { debugStateMethods } from './debugState.js';
 import { testControlMethods } from './testControls.js';
 import { getLogs, parseLogCriteria, type EvmSubscriptions } from './filters.js';
 import { required } from './args.js';
@@ -45,7 +46,7 @@ const MAX_ARGS: Record<string, number> = {
   eth_getLogs: 1, eth_newFilter: 1, eth_newBlockFilter: 0, eth_newPendingTransactionFilter: 1, eth_getFilterChanges: 1,
   eth_getFilterLogs: 1, eth_uninstallFilter: 1,
   txpool_content: 0, txpool_contentFrom: 1, txpool_status: 0, txpool_inspect: 0,
-  debug_traceTransaction: 2, debug_traceCall: 3, debug_traceBlockByNumber: 2, debug_traceBlockByHash: 2, debug_intermediateRoots: 2, debug_traceBadBlock: 2,
+  debug_traceTransaction: 2, debug_traceCall: 3, debug_traceBlockByNumber: 2, debug_traceBlockByHash: 2, debug_intermediateRoots: 2, debug_traceBadBlock: 2, debug_storageRangeAt: 5, debug_getBadBlocks: 0, debug_preimage: 1,
   debug_getRawHeader: 1, debug_getRawBlock: 1, debug_getRawReceipts: 1, debug_getRawTransaction: 1, debug_printBlock: 1,
 };
 
@@ -59,7 +60,7 @@ function withArgLimit(name: string, m: RpcMethod): RpcMethod {
 }
 
 export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<string, RpcMethod> {
-  const services: Record<string, MethodTable> = { ...ethMethods(be), ...debugMethods(be), 'eth-filter': filterMethods(be, subs) };
+  const services: Record<string, MethodTable> = { ...ethMethods(be), ...debugMethods(be), debug: debugStateMethods(be), 'eth-filter': filterMethods(be, subs) };
   const out = new Map<string, RpcMethod>();
   for (const name of be.config.ethApis) {
     const s = services[name];

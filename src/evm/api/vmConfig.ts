@@ -6,7 +6,7 @@ import { goTypeName } from '../../rpc/gorilla.js';
 
 export const DEFAULT_ETH_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
 /** The dev chain also serves txpool_*, debug_* and eth_accounts (documented in docs/dev-chain.md). */
-export const DEV_ETH_APIS = [...DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug', 'internal-account'];
+export const DEV_ETH_APIS = [...DEFAULT_ETH_APIS, 'internal-tx-pool', 'debug-tracer', 'internal-debug', 'internal-account', 'debug'];
 
 const LEGACY_API_NAMES: Record<string, string> = {
   'internal-public-eth': 'internal-eth',

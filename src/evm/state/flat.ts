@@ -3,6 +3,7 @@
 // storage slots under the account's storage root. Shared by the block builder's state and every
 // read view of one chain (content addressing makes sharing safe), bounded by entry count.
 // Reads that hit it skip the key hashing, the trie walk and the node decoding.
+import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, EthereumJSErrorWithoutCode, concatBytes, createAccountFromRLP, createAddressFromString, unpadBytes, type Address } from '@ethereumjs/util';
@@ -78,6 +79,13 @@ export class FlatStateManager extends MerkleStateManager {
     private readonly nodeCache: NodeCache,
   ) {
     super(opts);
+  }
+
+  /** A trie over this state's nodes (all flushed so far) rooted at `root`, e.g. a storage root to walk. */
+  trieAt(root: Uint8Array): MerklePatriciaTrie {
+    const trie = this._trie.shallowCopy(false);
+    trie.root(root);
+    return trie;
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {

@@ -1,0 +1,121 @@
+// The `debug` service on the dev chain: debug_storageRangeAt pages a contract's storage as it was
+// before a tx of a block ran, checked against eth_getStorageAt; debug_getBadBlocks, debug_preimage.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, pad, toHex } from 'viem';
+import { compileContract } from '../../../test/solc.js';
+import { devNode, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import type { TestNode } from '../../../test/helpers.js';
+
+let node: TestNode;
+let rpc: Rpc;
+const T = compileContract('ERC20');
+let token: string;
+let block: { hash: string; number: string; parentHash: string };
+const A = '0x00000000000000000000000000000000000000a1';
+const B = '0x00000000000000000000000000000000000000b2';
+
+/** The token's slots that can be set: balances of the deployer, A and B; totalSupply, name, symbol, owner. */
+const slotKeys = () => [
+  ...[DEV_ADDRS[0], A, B].map((a) => keccak256(encodeAbiParameters([{ type: 'address' }, { type: 'uint256' }], [a as `0x${string}`, 0n]))),
+  ...[2, 3, 4, 5].map((n) => pad(toHex(n))),
+];
+
+/** {hashed slot key: {key: null, value}} of the token's non-zero slots at `blockTag`, from eth_getStorageAt. */
+async function expectedStorage(blockTag: string): Promise<Record<string, { key: null; value: string }>> {
+  const out: [string, { key: null; value: string }][] = [];
+  for (const slot of slotKeys()) {
+    const value = await rpc('eth_getStorageAt', [token, slot, blockTag]);
+    if (BigInt(value) !== 0n) out.push([keccak256(slot), { key: null, value }]);
+  }
+  return Object.fromEntries(out.sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+before(async () => {
+  ({ node, rpc } = await devNode());
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: encodeDeployData({ abi: T.abi, bytecode: T.bytecode as `0x${string}`, args: ['Powder', 'PWD', 10n ** 24n] }) }]);
+  token = (await rpc('eth_getTransactionReceipt', [h])).contractAddress;
+  // One block with two transfers: the storage differs before each.
+  await rpc('evm_setAutomine', [false]);
+  try {
+    for (const to of [A, B]) await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: token, data: encodeFunctionData({ abi: T.abi, functionName: 'transfer', args: [to, 1000n] }) }]);
+    await rpc('evm_mine', []);
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+  block = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal((await rpc('eth_getBlockByNumber', ['latest', false])).transactions.length, 2);
+});
+after(async () => {
+  await node.stop();
+});
+
+test('debug_storageRangeAt: the storage before tx i of the block, keyed by hashed slot, in key order', async () => {
+  const before0 = await rpc('debug_storageRangeAt', [block.hash, 0, token, '0x', 100]);
+  assert.deepEqual(before0, { storage: await expectedStorage(block.parentHash), nextKey: null });
+  assert.equal(Object.keys(before0.storage).length, 5, 'deployer balance, totalSupply, name, symbol, owner');
+  // Before tx 1, tx 0's transfer to A shows: a new balance slot, the deployer's lower.
+  const before1 = await rpc('debug_storageRangeAt', [block.number, 1, token, '0x', 100]);
+  assert.equal(Object.keys(before1.storage).length, 6);
+  const aSlot = keccak256(slotKeys()[1]);
+  assert.equal(BigInt(before1.storage[aSlot].value), 1000n);
+  assert.equal(before0.storage[aSlot], undefined);
+  // The next block's storage before its first tx is this block's final state.
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: DEV_ADDRS[2], value: '0x1' }]);
+  const next = (await rpc('eth_getTransactionReceipt', [h])).blockHash;
+  assert.deepEqual((await rpc('debug_storageRangeAt', [next, 0, token, '0x', 100])).storage, await expectedStorage(block.number));
+});
+
+test('debug_storageRangeAt: paging with maxResult and nextKey covers every slot once', async () => {
+  const all = (await rpc('debug_storageRangeAt', [block.hash, 1, token, '0x', 100])).storage;
+  const keys = Object.keys(all);
+  assert.deepEqual(keys, [...keys].sort(), 'key order');
+  const seen: Record<string, unknown> = {};
+  let start = '0x';
+  for (let pages = 0; ; pages++) {
+    assert.ok(pages < 10);
+    const page = await rpc('debug_storageRangeAt', [block.hash, 1, token, start, 2]);
+    assert.ok(Object.keys(page.storage).length <= 2);
+    Object.assign(seen, page.storage);
+    if (page.nextKey === null) break;
+    assert.equal(page.nextKey, keys[Object.keys(seen).length], 'nextKey is the first key of the next page');
+    start = page.nextKey;
+  }
+  assert.deepEqual(seen, all);
+  // maxResult 0: nothing, and where to start.
+  assert.deepEqual(await rpc('debug_storageRangeAt', [block.hash, 1, token, '0x', 0]), { storage: {}, nextKey: keys[0] });
+  // A start between keys, and one past the last.
+  const mid = keys[2].slice(0, 10);
+  const fromMid = await rpc('debug_storageRangeAt', [block.hash, 1, token, mid, 100]);
+  assert.deepEqual(Object.keys(fromMid.storage), keys.filter((k) => k.slice(0, 10) >= mid));
+  assert.deepEqual(await rpc('debug_storageRangeAt', [block.hash, 1, token, '0x' + 'ff'.repeat(32), 100]), { storage: {}, nextKey: null });
+  // An account without storage.
+  assert.deepEqual(await rpc('debug_storageRangeAt', [block.hash, 0, DEV_ADDRS[2], '0x', 10]), { storage: {}, nextKey: null });
+});
+
+test('debug_storageRangeAt: errors as geth words them', async () => {
+  const msg = async (params: unknown[]) => {
+    const e = await rpcError(rpc('debug_storageRangeAt', params));
+    return [e.code, e.message];
+  };
+  assert.deepEqual(await msg([block.hash, 0, '0x00000000000000000000000000000000000000c3', '0x', 10]), [-32000, "account 00000000000000000000000000000000000000c3 doesn't exist"]);
+  assert.deepEqual(await msg([block.hash, 2, token, '0x', 10]), [-32000, `transaction index 2 out of range for block ${block.hash}`]);
+  assert.deepEqual(await msg([block.hash, -1, token, '0x', 10]), [-32000, `transaction index -1 out of range for block ${block.hash}`]);
+  assert.deepEqual(await msg(['0x0', 0, token, '0x', 10]), [-32000, 'no transaction in genesis']);
+  assert.deepEqual(await msg(['0x' + '01'.repeat(32), 0, token, '0x', 10]), [-32000, 'header for hash not found']);
+  assert.deepEqual(await msg([block.hash, '0x0', token, '0x', 10]), [-32602, 'invalid argument 1: json: cannot unmarshal string into Go value of type int']);
+  assert.deepEqual(await msg([block.hash, 0.5, token, '0x', 10]), [-32602, 'invalid argument 1: json: cannot unmarshal number 0.5 into Go value of type int']);
+  assert.equal((await msg([block.hash, 0, 'nope', '0x', 10]))[0], -32602);
+  assert.equal((await msg([block.hash, 0, token, 'zz', 10]))[0], -32602);
+  assert.deepEqual(await msg([block.hash, 0, token, '0x']), [-32602, 'missing value for required argument 4']);
+  assert.deepEqual(await msg([block.hash, 0, token, '0x', 1, 2]), [-32602, 'too many arguments, want at most 5']);
+  // The node goes on answering.
+  assert.equal(await rpc('eth_chainId', []), '0xa8ca');
+});
+
+test('debug_getBadBlocks is empty; debug_preimage knows no preimage', async () => {
+  assert.deepEqual(await rpc('debug_getBadBlocks', []), []);
+  const e = await rpcError(rpc('debug_preimage', [keccak256('0x01')]));
+  assert.deepEqual([e.code, e.message], [-32000, 'unknown preimage']);
+  assert.equal((await rpcError(rpc('debug_preimage', ['0x01']))).code, -32602);
+});

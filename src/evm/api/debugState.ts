@@ -1,0 +1,82 @@
+// The `debug` service (eth-apis "debug"): debug_storageRangeAt, debug_getBadBlocks, debug_preimage.
+// Not here: debug_dumpBlock, debug_accountRange, debug_getModifiedAccountsBy*,
+// debug_getAccessibleState — they answer -32601 (docs/json-rpc.md).
+import { RLP } from '@ethereumjs/rlp';
+import { createAddressFromString } from '@ethereumjs/util';
+import { RpcError } from '../rpc/server.js';
+import { GoTypeError, arg, jsonKind, missingArgument } from '../rpc/params.js';
+import { FlatStateManager } from '../state/flat.js';
+import { leavesFrom } from '../state/trieRange.js';
+import { address, blockNumberOrHash, bytes, hash32, required } from './args.js';
+import type { EvmBackend } from './backend.js';
+import type { MethodTable } from './eth.js';
+import { hexD } from './format.js';
+import { replayBlock } from './replay.js';
+
+/** A Go `int` argument, given as a bare JSON number. */
+function intArg(v: unknown, i: number): number {
+  if (v === undefined) throw missingArgument(i);
+  return arg(i, () => {
+    if (v === null) return 0;
+    if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'int');
+    if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63) throw new GoTypeError(`number ${v}`, 'int');
+    return v;
+  });
+}
+
+const word = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex').padStart(64, '0');
+
+interface StorageRange {
+  storage: Record<string, { key: string | null; value: string }>;
+  nextKey: string | null;
+}
+
+/**
+ * geth's debug_storageRangeAt (the Subnet-EVM 1.13-era one): `contract`'s storage as it is before
+ * tx `txIndex` of the block runs, from hashed key `start` on, at most `max` entries, keyed by
+ * hashed slot key in key order; `key` (the slot's preimage) is null as no preimages are recorded.
+ */
+async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRange> {
+  const spec = blockNumberOrHash(required(p, 0), 0);
+  const txIndex = intArg(p[1], 1);
+  const contract = address(required(p, 2), 2);
+  const start = bytes(required(p, 3), 3);
+  const max = intArg(p[4], 4);
+  const block = be.resolveForState(spec);
+  if (block.header.number === 0n) throw new RpcError(-32000, 'no transaction in genesis');
+  const { sm, txs, run } = await replayBlock(be, block);
+  if (!(txIndex === 0 && txs.length === 0)) {
+    if (txIndex < 0 || txIndex >= txs.length) throw new RpcError(-32000, `transaction index ${txIndex} out of range for block ${hexD(block.hash)}`);
+    for (let i = 0; i < txIndex; i++) await run(i);
+  }
+  await sm.commit();
+  await sm.getStateRoot(); // writes the changed storage tries' nodes to the view's store
+  const account = await sm.getAccount(createAddressFromString(contract));
+  if (!account) throw new RpcError(-32000, `account ${contract.slice(2)} doesn't exist`);
+  if (!(sm instanceof FlatStateManager)) throw new Error('debug_storageRangeAt: unexpected state manager');
+  const storage: StorageRange['storage'] = {};
+  let nextKey: string | null = null;
+  let n = 0;
+  for await (const [key, value] of leavesFrom(sm.trieAt(account.storageRoot), start)) {
+    if (n >= max) {
+      nextKey = word(key);
+      break;
+    }
+    storage[word(key)] = { key: null, value: word(RLP.decode(value) as Uint8Array) };
+    n++;
+  }
+  return { storage, nextKey };
+}
+
+export function debugStateMethods(be: EvmBackend): MethodTable {
+  const m: MethodTable = new Map();
+  m.set('debug_storageRangeAt', (p) => storageRangeAt(be, p));
+  // geth keeps the blocks whose import failed; a local node imports none.
+  m.set('debug_getBadBlocks', () => []);
+  // Preimages are not recorded (Subnet-EVM's preimages-enabled is off by default too).
+  m.set('debug_preimage', (p) => {
+    hash32(required(p, 0), 0);
+    throw new RpcError(-32000, 'unknown preimage');
+  });
+  return m;
+}
