@@ -106,6 +106,11 @@ export class ChainManager {
     }
   }
 
+  /** --chain-config-content: the chains' config and upgrade bytes by chain ID or alias (replaces the directory). */
+  setChainConfigs(configs: Map<string, { config?: Uint8Array; upgrade?: Uint8Array }>): void {
+    for (const [name, c] of configs) this.configDirs.set(name, c);
+  }
+
   /** Applies the chain aliases file's `{chainID: [aliases]}` (chain-manager aliases only). */
   applyAliases(obj: unknown): void {
     for (const [id, aliases] of parseAliasesObject(obj, 'chain')) {

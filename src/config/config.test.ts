@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { resolveConfig, ConfigError } from './config.js';
 import { FLAGS, parseDuration, type FlagDef } from './flags.js';
 
+const SUBNET = '217wrx8uXfeMatrqrv3q9fLqqd7UR3zx2CfFDngJvTYTcwt1wE';
+
 /** A valid, non-default value for each flag type, as text and as its parsed value. */
 function sample(def: FlagDef): { text: string; json: unknown; parsed: unknown } {
   switch (def.name) {
@@ -23,7 +25,22 @@ function sample(def: FlagDef): { text: string; json: unknown; parsed: unknown } 
     case 'chains-file':
     case 'chain-aliases-file-content':
     case 'vm-aliases-file-content':
+    case 'genesis-file':
+    case 'genesis-file-content':
+    case 'upgrade-file':
+    case 'upgrade-file-content':
       return { text: '', json: '', parsed: '' };
+    // true needs a key and certificate / is refused (tested below).
+    case 'http-tls-enabled':
+    case 'db-read-only':
+      return { text: 'false', json: false, parsed: false };
+    case 'chain-config-content':
+    case 'subnet-config-content':
+      return { text: 'e30=', json: 'e30=', parsed: 'e30=' }; // {}
+    case 'track-subnets':
+      return { text: SUBNET, json: SUBNET, parsed: SUBNET };
+    case 'subnet-config-dir':
+      return { text: tmpdir(), json: tmpdir(), parsed: tmpdir() };
   }
   switch (def.type) {
     case 'string':
@@ -191,4 +208,57 @@ test('bad config files: invalid JSON, unknown key, wrong value type, YAML', () =
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('flags of the real node for what Powder lacks: accepted (and checked), or a clear error', () => {
+  const err = (argv: string[]) => {
+    try {
+      resolveConfig({ argv });
+    } catch (e) {
+      assert.ok(e instanceof ConfigError, String(e));
+      return (e as Error).message;
+    }
+    assert.fail(`accepted: ${argv.join(' ')}`);
+  };
+  // Accepted without effect: a local node's AvalancheGo command line starts as it is.
+  const c = resolveConfig({ argv: ['--sybil-protection-enabled=false', '--bootstrap-ips=', '--bootstrap-ids=', '--index-enabled', '--partial-sync-primary-network=false', '--db-config-file=/x', '--log-disable-display-plugin-logs', '--staking-host=10.0.0.1'] });
+  assert.equal(c.indexEnabled, true);
+  assert.equal(c.stakingHost, '10.0.0.1');
+  assert.equal(c.raw['sybil-protection-enabled'], false);
+  assert.match(err(['--db-read-only']), /^--db-read-only is not supported/);
+  for (const k of ['genesis-file', 'genesis-file-content', 'upgrade-file', 'upgrade-file-content']) {
+    assert.match(err([`--${k}=x`]), new RegExp(`^--${k} is not supported: Powder has no primary network`));
+  }
+  // --track-subnets: CB58 IDs, the primary network refused, duplicates and empty items dropped.
+  assert.deepEqual(resolveConfig({ argv: [`--track-subnets=${SUBNET},,${SUBNET}`] }).trackSubnets, [SUBNET]);
+  assert.deepEqual(resolveConfig({ argv: [] }).trackSubnets, []);
+  assert.match(err(['--track-subnets=nope']), /^--track-subnets: couldn't parse subnetID "nope": /);
+  assert.equal(err(['--track-subnets=11111111111111111111111111111111LpoYY']), '--track-subnets: cannot track primary network');
+  // --chain-config-content: Go's map[string]chains.ChainConfig with base64 []byte fields.
+  const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');
+  const cc = resolveConfig({ argv: [`--chain-config-content=${b64({ dev: { Config: b64({ 'log-level': 'debug' }), upgrade: b64({ precompileUpgrades: [] }) }, other: null })}`] }).chainConfigContent!;
+  assert.deepEqual(JSON.parse(cc.get('dev')!.config!.toString()), { 'log-level': 'debug' });
+  assert.deepEqual(JSON.parse(cc.get('dev')!.upgrade!.toString()), { precompileUpgrades: [] }, 'field names match without case');
+  assert.equal(cc.has('other'), false);
+  assert.equal(resolveConfig({ argv: [] }).chainConfigContent, undefined);
+  assert.match(err(['--chain-config-content=%%%']), /^--chain-config-content: unable to decode base64 content: illegal base64 data at input byte 0/);
+  assert.match(err([`--chain-config-content=${b64('{nope')}`]), /^--chain-config-content: could not unmarshal JSON: /);
+  assert.match(err([`--chain-config-content=${b64([1])}`]), /cannot unmarshal array into Go value of type map\[string\]chains.ChainConfig/);
+  assert.match(err([`--chain-config-content=${b64({ dev: { Config: 5 } })}`]), /cannot unmarshal number into Go struct field ChainConfig.Config of type \[\]uint8/);
+  // Subnet configs are read and checked.
+  const dir = mkdtempSync(join(tmpdir(), 'powder-subnets-'));
+  try {
+    assert.equal(err([`--subnet-config-dir=${join(dir, 'missing')}`]), `cannot read directory: ${join(dir, 'missing')}`);
+    writeFileSync(join(dir, `${SUBNET}.json`), '{"validatorOnly": true}');
+    resolveConfig({ argv: [`--subnet-config-dir=${dir}`] });
+    writeFileSync(join(dir, `${SUBNET}.json`), '{oops');
+    assert.match(err([`--subnet-config-dir=${dir}`]), /^subnet config .*: could not unmarshal JSON: /);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.match(err([`--subnet-config-content=${b64('[')}`]), /^--subnet-config-content: could not unmarshal JSON: /);
+  // HTTPS needs a usable key and certificate.
+  assert.match(err(['--http-tls-enabled']), /^--http-tls-enabled needs --http-tls-key-file or --http-tls-key-file-content$/);
+  assert.match(err(['--http-tls-enabled', '--http-tls-key-file=/nonexistent/k.pem', '--http-tls-cert-file=/nonexistent/c.pem']), /^--http-tls-key-file: open \/nonexistent\/k.pem: no such file or directory$/);
+  assert.match(err(['--http-tls-enabled', `--http-tls-key-file-content=${b64('junk')}`, `--http-tls-cert-file-content=${b64('junk')}`]), /^--http-tls-enabled: the key or certificate is not usable PEM: /);
 });

@@ -1,6 +1,7 @@
 // Turns flags, environment, config file and library options into one resolved NodeConfig.
-import { readFileSync, existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   ConfigError,
   FLAGS,
@@ -12,6 +13,7 @@ import {
 } from './flags.js';
 import { parseNetworkID, networkName } from './network.js';
 import { decodeStdBase64 } from '../vms/registry.js';
+import { EMPTY_ID, isValidID, parseID } from '../ids/ids.js';
 
 export interface NodeConfig {
   dataDir: string;
@@ -26,6 +28,12 @@ export interface NodeConfig {
   httpReadHeaderTimeoutMs: number;
   httpWriteTimeoutMs: number;
   httpMaxBodySize: number;
+  /** PEM key and certificate when --http-tls-enabled: the node serves HTTPS. */
+  httpTls?: { key: Buffer; cert: Buffer };
+  httpShutdownWaitMs: number;
+  httpShutdownTimeoutMs: number;
+  indexEnabled: boolean;
+  indexAllowIncomplete: boolean;
   apiAdminEnabled: boolean;
   apiInfoEnabled: boolean;
   apiHealthEnabled: boolean;
@@ -48,6 +56,10 @@ export interface NodeConfig {
   profileContinuousMaxFiles: number;
   chainConfigDir: string;
   chainConfigDirExplicit: boolean;
+  /** --chain-config-content, decoded: replaces chain-config-dir when set. */
+  chainConfigContent?: Map<string, { config?: Buffer; upgrade?: Buffer }>;
+  /** --track-subnets, checked IDs. */
+  trackSubnets: string[];
   chainAliasesFile: string;
   chainAliasesFileExplicit: boolean;
   chainAliasesFileContent: string;
@@ -59,6 +71,7 @@ export interface NodeConfig {
   healthCheckFrequencyMs: number;
   publicIp: string;
   stakingPort: number;
+  stakingHost: string;
   stakingEphemeralCertEnabled: boolean;
   stakingEphemeralSignerEnabled: boolean;
   stakingTlsKeyFile: string;
@@ -179,6 +192,57 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
   }
   if (chains !== null && !Array.isArray(chains)) throw new ConfigError('--chains must be a JSON array of chain definitions');
 
+  // Flags of the real node for a primary network or a database Powder does not have.
+  if (merged.get('db-read-only') === true) throw new ConfigError('--db-read-only is not supported: Powder\'s chains write each block they build');
+  for (const k of ['genesis-file', 'genesis-file-content', 'upgrade-file', 'upgrade-file-content']) {
+    if (merged.get(k) !== '') throw new ConfigError(`--${k} is not supported: Powder has no primary network (P-, X-, C-Chain) to take a genesis or upgrades; declare Subnet-EVM chains with --chains`);
+  }
+  const b64 = (k: string) => {
+    try {
+      return decodeStdBase64(String(merged.get(k)));
+    } catch (e) {
+      throw new ConfigError(`--${k}: unable to decode base64 content: ${(e as Error).message}`);
+    }
+  };
+  const readFile = (k: string) => {
+    const p = path(k);
+    try {
+      return readFileSync(p);
+    } catch {
+      throw new ConfigError(`--${k}: open ${p}: no such file or directory`);
+    }
+  };
+  let httpTls: NodeConfig['httpTls'];
+  if (merged.get('http-tls-enabled') === true) {
+    const pem = (what: 'key' | 'cert') => {
+      const content = `http-tls-${what}-file-content`;
+      const file = `http-tls-${what}-file`;
+      if (isSet(content)) return b64(content);
+      if (isSet(file)) return readFile(file);
+      throw new ConfigError(`--http-tls-enabled needs --${file} or --${content}`);
+    };
+    httpTls = { key: pem('key'), cert: pem('cert') };
+    try {
+      createPrivateKey(httpTls.key);
+      new X509Certificate(httpTls.cert);
+    } catch (e) {
+      throw new ConfigError(`--http-tls-enabled: the key or certificate is not usable PEM: ${(e as Error).message}`);
+    }
+  }
+  const trackSubnets: string[] = [];
+  for (const id of String(merged.get('track-subnets')).split(',')) {
+    if (id === '') continue;
+    try {
+      parseID(id);
+    } catch (e) {
+      throw new ConfigError(`--track-subnets: couldn't parse subnetID "${id}": ${(e as Error).message}`);
+    }
+    if (id === EMPTY_ID) throw new ConfigError('--track-subnets: cannot track primary network');
+    if (!trackSubnets.includes(id)) trackSubnets.push(id);
+  }
+  const chainConfigContent = isSet('chain-config-content') ? parseChainConfigContent(b64('chain-config-content')) : undefined;
+  checkSubnetConfigs(isSet('subnet-config-content') ? b64('subnet-config-content') : undefined, path('subnet-config-dir'), isSet('subnet-config-dir'));
+
   const raw: Record<string, unknown> = {};
   for (const [k, v] of merged) raw[k] = v;
   return {
@@ -194,6 +258,11 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     httpReadHeaderTimeoutMs: merged.get('http-read-header-timeout') as number,
     httpWriteTimeoutMs: merged.get('http-write-timeout') as number,
     httpMaxBodySize: merged.get('http-max-body-size') as number,
+    httpTls,
+    httpShutdownWaitMs: merged.get('http-shutdown-wait') as number,
+    httpShutdownTimeoutMs: merged.get('http-shutdown-timeout') as number,
+    indexEnabled: merged.get('index-enabled') as boolean,
+    indexAllowIncomplete: merged.get('index-allow-incomplete') as boolean,
     apiAdminEnabled: merged.get('api-admin-enabled') as boolean,
     apiInfoEnabled: merged.get('api-info-enabled') as boolean,
     apiHealthEnabled: merged.get('api-health-enabled') as boolean,
@@ -216,6 +285,8 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     profileContinuousMaxFiles: merged.get('profile-continuous-max-files') as number,
     chainConfigDir: path('chain-config-dir'),
     chainConfigDirExplicit: isSet('chain-config-dir'),
+    chainConfigContent,
+    trackSubnets,
     chainAliasesFile: path('chain-aliases-file'),
     chainAliasesFileExplicit: isSet('chain-aliases-file'),
     chainAliasesFileContent: String(merged.get('chain-aliases-file-content') ?? ''),
@@ -227,6 +298,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     healthCheckFrequencyMs: merged.get('health-check-frequency') as number,
     publicIp: String(merged.get('public-ip')),
     stakingPort: merged.get('staking-port') as number,
+    stakingHost: String(merged.get('staking-host')),
     stakingEphemeralCertEnabled: merged.get('staking-ephemeral-cert-enabled') as boolean,
     stakingEphemeralSignerEnabled: merged.get('staking-ephemeral-signer-enabled') as boolean,
     stakingTlsKeyFile: path('staking-tls-key-file'),
@@ -237,6 +309,70 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     devAccounts: merged.get('dev-accounts') as number,
     raw,
   };
+}
+
+/**
+ * AvalancheGo's --chain-config-content: JSON `{"<chain ID or alias>": {"Config": "<base64>",
+ * "Upgrade": "<base64>"}}` (Go's []byte fields; field names match case-insensitively).
+ */
+function parseChainConfigContent(json: Buffer): Map<string, { config?: Buffer; upgrade?: Buffer }> {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(json.toString('utf8'));
+  } catch (e) {
+    throw new ConfigError(`--chain-config-content: could not unmarshal JSON: ${(e as Error).message}`);
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw new ConfigError(`--chain-config-content: could not unmarshal JSON: json: cannot unmarshal ${Array.isArray(obj) ? 'array' : obj === null ? 'null' : typeof obj} into Go value of type map[string]chains.ChainConfig`);
+  }
+  const out = new Map<string, { config?: Buffer; upgrade?: Buffer }>();
+  for (const [chain, v] of Object.entries(obj)) {
+    if (v === null) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`--chain-config-content: could not unmarshal JSON: json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type chains.ChainConfig`);
+    const entry: { config?: Buffer; upgrade?: Buffer } = {};
+    for (const [field, value] of Object.entries(v)) {
+      const f = field.toLowerCase();
+      if (f !== 'config' && f !== 'upgrade') continue; // Go ignores unknown fields
+      if (value === null) continue;
+      if (typeof value !== 'string') throw new ConfigError(`--chain-config-content: could not unmarshal JSON: json: cannot unmarshal ${typeof value} into Go struct field ChainConfig.${f === 'config' ? 'Config' : 'Upgrade'} of type []uint8`);
+      try {
+        entry[f] = decodeStdBase64(value);
+      } catch (e) {
+        throw new ConfigError(`--chain-config-content: could not unmarshal JSON: ${(e as Error).message}`);
+      }
+    }
+    out.set(chain, entry);
+  }
+  return out;
+}
+
+/**
+ * Subnet configs (--subnet-config-content, else <subnet-config-dir>/<subnet ID>.json) are checked
+ * as the real node reads them; Powder has no subnet settings they could change.
+ */
+function checkSubnetConfigs(content: Buffer | undefined, dir: string, explicit: boolean): void {
+  const parse = (text: string, what: string) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (e) {
+      throw new ConfigError(`${what}: could not unmarshal JSON: ${(e as Error).message}`);
+    }
+  };
+  if (content !== undefined) {
+    const obj = parse(content.toString('utf8'), '--subnet-config-content');
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new ConfigError('--subnet-config-content: could not unmarshal JSON: expected an object of subnet IDs');
+    return;
+  }
+  if (!existsSync(dir)) {
+    if (explicit) throw new ConfigError(`cannot read directory: ${dir}`);
+    return;
+  }
+  for (const f of readdirSync(dir)) {
+    if (!f.endsWith('.json')) continue;
+    const id = f.slice(0, -'.json'.length);
+    if (!isValidID(id)) continue;
+    parse(readFileSync(join(dir, f), 'utf8'), `subnet config ${join(dir, f)}`);
+  }
 }
 
 export { ConfigError, camel };

@@ -160,18 +160,21 @@ export class Node implements NodeServices {
       allowedHosts: c.httpAllowedHosts,
       allowedOrigins: c.httpAllowedOrigins,
       timeouts: { idleMs: c.httpIdleTimeoutMs, readMs: c.httpReadTimeoutMs, readHeaderMs: c.httpReadHeaderTimeoutMs, writeMs: c.httpWriteTimeoutMs },
+      tls: c.httpTls && { ...c.httpTls, https: await import('node:https') },
       onHandlerError: (err, url) => this.log.error('HTTP handler failed', { path: url, error: String((err as Error)?.stack ?? err) }),
     });
     const addr = await this.http.listen();
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-    this.url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
+    this.url = `${c.httpTls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
 
     await registerNodeAPIs(this);
     this.initContinuousProfiler();
 
     const chainAliases = readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain');
     if (chainAliases !== undefined) this.chains.applyAliases(chainAliases);
-    this.chains.readChainConfigDir(c.chainConfigDir, c.chainConfigDirExplicit);
+    // --chain-config-content replaces the directory, as on AvalancheGo.
+    if (c.chainConfigContent) this.chains.setChainConfigs(c.chainConfigContent);
+    else this.chains.readChainConfigDir(c.chainConfigDir, c.chainConfigDirExplicit);
     const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true, devAccounts: c.devAccounts }]) as ChainDefinition[];
     // --block-time is the node-wide default for chains whose definition does not set blockTime.
     if (c.blockTimeMs > 0) for (const d of defs) d.blockTime ??= c.blockTimeMs;
@@ -181,7 +184,7 @@ export class Node implements NodeServices {
     }
 
     mkdirSync(join(c.processContextFile, '..'), { recursive: true });
-    writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: `${c.publicIp || '127.0.0.1'}:${c.stakingPort}` }, null, '\t'));
+    writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: `${c.stakingHost || c.publicIp || '127.0.0.1'}:${c.stakingPort}` }, null, '\t'));
     this.log.info('node started', { nodeID: this.nodeID, uri: this.url });
   }
 
@@ -244,9 +247,19 @@ export class Node implements NodeServices {
     return lines;
   }
 
+  /** Set by stop() during --http-shutdown-wait: the health API reports `shuttingDown`. */
+  shuttingDown = false;
+
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    const wait = this.config.httpShutdownWaitMs;
+    if (wait > 0 && this.http) {
+      // AvalancheGo's shutdown: a failing health check first, so load balancers move away.
+      this.shuttingDown = true;
+      this.log.info('sleeping after registering shutdown health check', { duration: `${wait}ms` });
+      await new Promise((r) => setTimeout(r, wait));
+    }
     await this.http?.close().catch(() => {});
     await this.chains.shutdown();
     this.validators.stop();

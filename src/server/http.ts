@@ -15,6 +15,11 @@ export interface HttpServerOptions {
   allowedHosts: string[];
   allowedOrigins: string[];
   timeouts: HttpTimeouts;
+  /**
+   * PEM key and certificate: serve HTTPS (every connection through node:https; no fast path).
+   * `https` is node:https, loaded by the caller only when TLS is on.
+   */
+  tls?: { key: Buffer; cert: Buffer; https: typeof import('node:https') };
   /** A handler threw or rejected; `url` is the request target. */
   onHandlerError: (err: unknown, url: string | undefined) => void;
 }
@@ -121,11 +126,28 @@ export class HttpServer {
     // Go's timeouts (HttpTimeouts) as node:http has them; node checks its request deadlines every
     // connectionsCheckingInterval (30 s by default, a second here).
     const t = opts.timeouts;
-    this.server = http.createServer({ keepAlive: true, ServerResponse: NodeResponse, connectionsCheckingInterval: 1000 }, (req, res) => this.onRequest(req, res)) as unknown as http.Server;
+    const serverOpts = { keepAlive: true, ServerResponse: NodeResponse, connectionsCheckingInterval: 1000 };
+    const onRequest = (req: IncomingMessage, res: NodeResponse) => this.onRequest(req, res);
+    this.server = (opts.tls ? opts.tls.https.createServer({ ...serverOpts, key: opts.tls.key, cert: opts.tls.cert }, onRequest as never) : http.createServer(serverOpts, onRequest as never)) as unknown as http.Server;
     this.server.keepAliveTimeout = idleTimeout(t);
     this.server.requestTimeout = t.readMs;
     this.server.headersTimeout = t.readMs > 0 ? Math.min(headerTimeout(t), t.readMs) : headerTimeout(t);
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      // A read deadline passed: Go closes the connection without an answer (node:http would 408).
+      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.destroy();
+      else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else socket.destroy();
+    });
+    if (opts.tls) {
+      // TLS sockets reach node:http after the handshake; the fast path reads plain sockets only.
+      this.server.on('secureConnection', (s: Socket) => {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+      });
+      this.server.on('tlsClientError', (_err, s: Socket) => s.destroy());
+      return;
+    }
     // Every connection starts on the fast path (fastHttp.ts), which gives it to node:http's own
     // connection listener at the first request it does not answer itself.
     const [httpConnection] = this.server.listeners('connection') as ((s: Socket) => void)[];
@@ -142,12 +164,6 @@ export class HttpServer {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
       serveFast(s, fast);
-    });
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-      // A read deadline passed: Go closes the connection without an answer (node:http would 408).
-      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.destroy();
-      else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-      else socket.destroy();
     });
   }
 

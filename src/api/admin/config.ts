@@ -8,10 +8,6 @@ import { sortedObject } from '../../rpc/gorilla.js';
 
 const msToNs = (ms: number) => Math.round(ms * 1e6);
 
-/** The continuous profiler's defaults (Powder has no continuous profiler: enabled false). */
-const CONTINUOUS_PROFILE_FREQ_NS = 15 * 60 * 1e9;
-const CONTINUOUS_PROFILE_MAX_FILES = 5;
-
 function aliasesOrEmpty(read: () => unknown): Record<string, unknown> {
   try {
     const v = read();
@@ -24,7 +20,8 @@ function aliasesOrEmpty(read: () => unknown): Record<string, unknown> {
 
 export function nodeConfigView(node: Node): Record<string, unknown> {
   const c = node.config;
-  const subnets = [...new Set([...node.chains.chains.values()].map((ch) => ch.subnetID))].sort();
+  // The subnets --track-subnets names, and those of the chains running (Powder runs every chain declared).
+  const subnets = [...new Set([...c.trackSubnets, ...[...node.chains.chains.values()].map((ch) => ch.subnetID)])].sort();
   return {
     httpConfig: {
       readTimeout: msToNs(c.httpReadTimeoutMs),
@@ -33,7 +30,7 @@ export function nodeConfigView(node: Node): Record<string, unknown> {
       writeHeaderTimeout: msToNs(c.httpWriteTimeoutMs),
       idleTimeout: msToNs(c.httpIdleTimeoutMs),
       apiConfig: {
-        indexerConfig: { indexAPIEnabled: false, indexAllowIncomplete: false },
+        indexerConfig: { indexAPIEnabled: c.indexEnabled, indexAllowIncomplete: c.indexAllowIncomplete },
         adminAPIEnabled: c.apiAdminEnabled,
         infoAPIEnabled: c.apiInfoEnabled,
         metricsAPIEnabled: c.apiMetricsEnabled,
@@ -41,9 +38,11 @@ export function nodeConfigView(node: Node): Record<string, unknown> {
       },
       httpHost: c.httpHost,
       httpPort: c.httpPort,
-      httpsEnabled: false,
+      httpsEnabled: c.httpTls !== undefined,
       httpAllowedOrigins: c.httpAllowedOrigins,
       httpAllowedHosts: c.httpAllowedHosts,
+      shutdownTimeout: msToNs(c.httpShutdownTimeoutMs),
+      shutdownWait: msToNs(c.httpShutdownWaitMs),
     },
     stakingConfig: {
       stakingKeyPath: c.stakingTlsKeyFile,
@@ -55,9 +54,9 @@ export function nodeConfigView(node: Node): Record<string, unknown> {
     healthCheckFreq: msToNs(c.healthCheckFrequencyMs),
     profilerConfig: {
       dir: c.profileDir,
-      enabled: false,
-      freq: CONTINUOUS_PROFILE_FREQ_NS,
-      maxNumFiles: CONTINUOUS_PROFILE_MAX_FILES,
+      enabled: c.profileContinuousEnabled,
+      freq: msToNs(c.profileContinuousFreqMs),
+      maxNumFiles: c.profileContinuousMaxFiles,
     },
     loggingConfig: {
       maxSize: c.logRotaterMaxSize,

@@ -31,6 +31,17 @@ export function nodeHealthChecks(node: Node): HealthChecks {
   health.register('readiness', 'bootstrapped', bootstrapped, [APPLICATION_TAG]);
 
   function registerChainChecks(): void {
+    if (node.shuttingDown && !registered.has('shuttingDown')) {
+      registered.add('shuttingDown');
+      health.register(
+        'health',
+        'shuttingDown',
+        () => {
+          throw new CheckError('server shutting down', { isShuttingDown: true });
+        },
+        [APPLICATION_TAG],
+      );
+    }
     for (const chain of node.chains.chains.values()) {
       if (registered.has(chain.id)) continue;
       registered.add(chain.id);
