@@ -105,6 +105,71 @@ test('evm_setAutomine(false) leaves txs in the pool until evm_mine; interval min
   await rpc('evm_setAutomine', [true]);
 });
 
+test('bad input to the test controls: out-of-range times and counts are -32602, the chain unchanged, the node answering', async () => {
+  const before = await rpc('eth_getBlockByNumber', ['latest', false]);
+  const bad = async (method: string, params: unknown[], pattern: RegExp) => {
+    const e = await rpcError(rpc(method, params));
+    assert.equal(e.code, -32602, `${method} ${JSON.stringify(params)}: ${e.message}`);
+    assert.match(e.message, pattern, `${method} ${JSON.stringify(params)}`);
+  };
+  // Timestamps must stay uint64 milliseconds (a larger one broke every later block and TIMESTAMP).
+  for (const ts of [1e300, '0x10000000000000000', '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', '18446744073709552']) {
+    await bad('evm_mine', [ts], /^invalid argument 0: timestamp \d+ out of range/);
+    await bad('evm_setNextBlockTimestamp', [ts], /^invalid argument 0: timestamp \d+ out of range/);
+    await bad('evm_mine', [{ timestamp: ts }], /^invalid argument 0: timestamp \d+ out of range/);
+  }
+  await bad('evm_increaseTime', [1e300], /^invalid argument 0: \d+ s later would pass the largest block time/);
+  await bad('anvil_mine', ['0x2', '0xffffffffffffffff'], /^invalid argument 1: /);
+  // Block counts: at most a million per call (2^64 used to hang the node until it ran out of memory).
+  for (const method of ['anvil_mine', 'hardhat_mine']) {
+    await bad(method, ['0xffffffffffffffff'], /^invalid argument 0: cannot mine 18446744073709551615 blocks in one call \(at most 1000000\)$/);
+    await bad(method, [1e300], /^invalid argument 0: cannot mine \d+ blocks in one call/);
+  }
+  await bad('evm_mine', [{ blocks: 1e7 }], /^invalid argument 0: cannot mine 10000000 blocks/);
+  // Interval mining: whole milliseconds.
+  await bad('evm_setIntervalMining', [0.001], /^invalid argument 0: interval must be a non-negative whole number of milliseconds$/);
+  await bad('evm_setIntervalMining', [-5], /^invalid argument 0: /);
+  const after = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal(after.hash, before.hash, 'nothing was mined');
+  // The largest time still works, and the chain goes on from there... on a copy: revert after.
+  const snap = await rpc('evm_snapshot');
+  await rpc('evm_mine', ['18446744073709551']);
+  const last = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal(BigInt(last.timestamp), 18446744073709551n);
+  assert.equal(await rpc('evm_revert', [snap]), true);
+});
+
+test('interval mining longer than Node\'s timers allow (2^31 ms) waits instead of mining every millisecond', async () => {
+  const n = BigInt(await rpc('eth_blockNumber'));
+  await rpc('evm_setAutomine', [false]);
+  try {
+    assert.equal(await rpc('evm_setIntervalMining', [3_000_000_000]), true);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(BigInt(await rpc('eth_blockNumber')), n, 'no block in 300 ms');
+    assert.equal(await rpc('anvil_setIntervalMining', ['0xffffffff']), null);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(BigInt(await rpc('eth_blockNumber')), n);
+  } finally {
+    await rpc('evm_setIntervalMining', [0]);
+    await rpc('evm_setAutomine', [true]);
+  }
+});
+
+test('mining many blocks leaves the node answering other requests', async () => {
+  const n = BigInt(await rpc('eth_blockNumber'));
+  const mining = rpc('hardhat_mine', ['0x7d0']); // 2,000 blocks
+  let answered = 0;
+  let done = false;
+  void mining.then(() => (done = true));
+  while (!done) {
+    assert.equal(await rpc('eth_chainId'), '0xa8ca');
+    answered++;
+  }
+  await mining;
+  assert.equal(BigInt(await rpc('eth_blockNumber')), n + 2000n);
+  assert.ok(answered > 1, `only ${answered} request answered while mining`);
+});
+
 test('"powder-test-controls": false makes the chain answer like a real node', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-test-'));
   const cfgDir = join(dataDir, 'configs', 'chains');

@@ -20,6 +20,28 @@ function num(v: unknown, i: number): bigint {
   return quantity(v, i);
 }
 
+/**
+ * Block times are uint64 seconds, and Granite headers carry them in milliseconds too: the latest
+ * second whose milliseconds fit in a uint64. A larger one would be stored and break every later
+ * block and every contract reading TIMESTAMP.
+ */
+const MAX_TIMESTAMP_S = (2n ** 64n - 1n) / 1000n;
+/** Blocks one anvil_mine / hardhat_mine / evm_mine call builds (each is a real block). */
+const MAX_MINE_BLOCKS = 1_000_000n;
+
+/** A block time in seconds (number, decimal or hex string), within MAX_TIMESTAMP_S. */
+function timestampArg(v: unknown, i: number): bigint {
+  const ts = num(v, i);
+  if (ts > MAX_TIMESTAMP_S) throw invalidArg(i, `timestamp ${ts} out of range: block times are uint64 milliseconds (at most ${MAX_TIMESTAMP_S} s)`);
+  return ts;
+}
+
+function blockCountArg(v: unknown, i: number): bigint {
+  const n = num(v, i);
+  if (n > MAX_MINE_BLOCKS) throw invalidArg(i, `cannot mine ${n} blocks in one call (at most ${MAX_MINE_BLOCKS})`);
+  return n;
+}
+
 export function testControlMethods(be: EvmBackend): MethodTable {
   const m: MethodTable = new Map();
   const chain = be.chain;
@@ -39,10 +61,15 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   };
 
   const mineBlocks = async (count: bigint, intervalS?: bigint) => {
+    if (intervalS !== undefined && count > 1n && timeMs(chain.head.header) / 1000n + (count - 1n) * intervalS > MAX_TIMESTAMP_S) {
+      throw invalidArg(1, `${count} blocks ${intervalS} s apart would pass the largest block time (${MAX_TIMESTAMP_S} s)`);
+    }
     for (let i = 0n; i < count; i++) {
       let ts: bigint | undefined;
       if (intervalS !== undefined && i > 0n) ts = timeMs(chain.head.header) + intervalS * 1000n;
       await miner.mine({ allowEmpty: true, timestampMs: ts });
+      // Let requests (and a SIGTERM) through while many blocks are mined.
+      if (i % 64n === 63n) await new Promise((r) => setImmediate(r));
     }
   };
 
@@ -52,12 +79,12 @@ export function testControlMethods(be: EvmBackend): MethodTable {
       let ts: bigint;
       if (typeof v === 'object' && !Array.isArray(v)) {
         const o = v as Record<string, unknown>;
-        const blocks = o.blocks == null ? 1n : num(o.blocks, 0);
-        if (o.timestamp != null) miner.clock.nextTimestampMs = num(o.timestamp, 0) * 1000n;
+        const blocks = o.blocks == null ? 1n : blockCountArg(o.blocks, 0);
+        if (o.timestamp != null) miner.clock.nextTimestampMs = timestampArg(o.timestamp, 0) * 1000n;
         await mineBlocks(blocks);
         return '0x0';
       }
-      ts = num(v, 0);
+      ts = timestampArg(v, 0);
       setNextTimestamp(ts);
     }
     await miner.mine({ allowEmpty: true });
@@ -73,12 +100,15 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     miner.clock.offsetMs = ts * 1000n - BigInt(Math.floor(be.ctx.node.now()));
   };
   m.set('evm_setNextBlockTimestamp', (p) => {
-    setNextTimestamp(num(required(p, 0), 0));
+    setNextTimestamp(timestampArg(required(p, 0), 0));
     return null;
   });
   m.set('anvil_setNextBlockTimestamp', m.get('evm_setNextBlockTimestamp')!);
   m.set('evm_increaseTime', (p) => {
     const s = num(required(p, 0), 0);
+    if (BigInt(Math.floor(be.ctx.node.now())) / 1000n + (miner.clock.offsetMs / 1000n) + s > MAX_TIMESTAMP_S) {
+      throw invalidArg(0, `${s} s later would pass the largest block time (${MAX_TIMESTAMP_S} s)`);
+    }
     miner.clock.offsetMs += s * 1000n;
     return hexQ(miner.clock.offsetMs / 1000n);
   });
@@ -94,20 +124,21 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   m.set('evm_setIntervalMining', (p) => {
     const v = required(p, 0);
     const ms = typeof v === 'number' ? v : Number(num(v, 0));
-    if (!Number.isFinite(ms) || ms < 0) throw invalidArg(0, 'interval must be a non-negative number of milliseconds');
+    if (!Number.isSafeInteger(ms) || ms < 0) throw invalidArg(0, 'interval must be a non-negative whole number of milliseconds');
     miner.setIntervalMining(ms);
     if (ms > 0) miner.automine = false;
     return true;
   });
   m.set('anvil_setIntervalMining', (p) => {
     const s = Number(num(required(p, 0), 0));
+    if (!Number.isSafeInteger(s * 1000)) throw invalidArg(0, 'interval must be a whole number of seconds below 2^53 ms');
     miner.setIntervalMining(s * 1000);
     if (s > 0) miner.automine = false;
     return null;
   });
   const mine = async (p: unknown[]) => {
-    const count = p[0] == null ? 1n : num(p[0], 0);
-    const interval = p[1] == null ? undefined : num(p[1], 1);
+    const count = p[0] == null ? 1n : blockCountArg(p[0], 0);
+    const interval = p[1] == null ? undefined : timestampArg(p[1], 1);
     await mineBlocks(count, interval);
     return null;
   };

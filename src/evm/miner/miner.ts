@@ -10,6 +10,9 @@ import type { TxPool } from '../txpool/pool.js';
 import type { BlockBuilder } from './builder.js';
 import { timeMs } from '../chain/header.js';
 
+/** The longest delay Node's timers keep. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface MinedBlock {
   block: Block;
   receipts: StoredReceipt[];
@@ -65,15 +68,25 @@ export class Miner {
   }
 
   setIntervalMining(ms: number): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.intervalMs = ms;
-    if (ms > 0 && !this.closed) {
-      this.timer = setInterval(() => {
-        this.mine({ allowEmpty: true }).catch((e) => this.log.warn('interval mining failed', { error: (e as Error).message }));
-      }, ms);
-      this.timer.unref?.();
-    }
+    if (ms > 0 && !this.closed) this.scheduleInterval(Date.now() + ms, ms);
+  }
+
+  /**
+   * The next interval block at `due`. Node's timers take at most 2^31-1 ms (a longer delay fires
+   * after 1 ms), so a longer wait is a chain of shorter timers.
+   */
+  private scheduleInterval(due: number, ms: number): void {
+    const wait = due - Date.now();
+    this.timer = setTimeout(() => {
+      if (this.closed) return;
+      if (Date.now() < due) return this.scheduleInterval(due, ms);
+      this.mine({ allowEmpty: true }).catch((e) => this.log.warn('interval mining failed', { error: (e as Error).message }));
+      this.scheduleInterval(due + ms > Date.now() ? due + ms : Date.now() + ms, ms);
+    }, Math.min(Math.max(wait, 0), MAX_TIMER_MS));
+    this.timer.unref?.();
   }
 
   /** A tx entered the pool. In automine mode, build soon (coalescing concurrent arrivals). */
@@ -172,7 +185,7 @@ export class Miner {
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.releaseIdle();
   }
 }
