@@ -6,6 +6,7 @@ import { encodeFunctionData, encodeDeployData, decodeFunctionResult, keccak256, 
 import { RLP } from '@ethereumjs/rlp';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { compileContract } from '../../../test/solc.js';
+import { wsClient } from '../../../test/wsClient.js';
 import { devNode, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
 import type { TestNode } from '../../../test/helpers.js';
 
@@ -116,6 +117,41 @@ test('logs: eth_getLogs with address/topic filters, filters with getFilterChange
   assert.deepEqual([e.code, e.message], [-32000, 'filter not found']);
   const e2 = await rpcError(rpc('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x1' }]));
   assert.deepEqual([e2.code, e2.message], [-32000, 'invalid block range']);
+});
+
+test('log filters and logs subscriptions keep to their block range; impossible ranges are refused', async () => {
+  const hex = (n: bigint) => '0x' + n.toString(16);
+  const head = BigInt(await rpc('eth_blockNumber'));
+  const past = await rpc('eth_newFilter', [{ address: emitter, fromBlock: '0x0', toBlock: '0x1' }]);
+  const open = await rpc('eth_newFilter', [{ address: emitter, fromBlock: hex(head + 1n) }]);
+  const one = await rpc('eth_newFilter', [{ address: emitter, fromBlock: hex(head + 1n), toBlock: hex(head + 1n) }]);
+  const ws = await wsClient(node.url.replace('http', 'ws') + '/ext/bc/dev/ws');
+  try {
+    const pastSub = (await ws.request('eth_subscribe', ['logs', { address: emitter, fromBlock: '0x0', toBlock: '0x1' }])).result;
+    const nextSub = (await ws.request('eth_subscribe', ['logs', { address: emitter, fromBlock: hex(head + 2n), toBlock: hex(head + 2n) }])).result;
+    const ping = (n: bigint) => rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: emitter, data: encodeFunctionData({ abi: E.abi, functionName: 'ping', args: [n, 'range'] }) }]);
+    const r1 = await rpc('eth_getTransactionReceipt', [await ping(1n)]);
+    const r2 = await rpc('eth_getTransactionReceipt', [await ping(2n)]);
+    assert.deepEqual([BigInt(r1.blockNumber), BigInt(r2.blockNumber)], [head + 1n, head + 2n]);
+    assert.deepEqual(await rpc('eth_getFilterChanges', [past]), []);
+    assert.deepEqual((await rpc('eth_getFilterChanges', [open])).map((l: any) => l.blockNumber), [r1.blockNumber, r2.blockNumber]);
+    assert.deepEqual((await rpc('eth_getFilterChanges', [one])).map((l: any) => l.blockNumber), [r1.blockNumber]);
+    const note = await ws.notification(nextSub);
+    assert.equal(note.params.result.blockNumber, r2.blockNumber);
+    // The past-range subscription got nothing (its notification would have come before the later one).
+    assert.equal((await ws.request('eth_unsubscribe', [pastSub])).result, true);
+    const stray = await Promise.race([ws.next((m) => m.params?.subscription === pastSub), new Promise((r) => setTimeout(() => r('none'), 100))]);
+    assert.equal(stray, 'none');
+    // Ranges geth's SubscribeLogs refuses.
+    for (const range of [{ fromBlock: '0x5', toBlock: '0x1' }, { fromBlock: 'latest', toBlock: '0x5' }]) {
+      const e = await rpcError(rpc('eth_newFilter', [range]));
+      assert.deepEqual([e.code, e.message], [-32000, 'invalid from and to block combination'], JSON.stringify(range));
+      const w = await ws.request('eth_subscribe', ['logs', range]);
+      assert.deepEqual([w.error.code, w.error.message], [-32000, 'invalid from and to block combination']);
+    }
+  } finally {
+    ws.close();
+  }
 });
 
 test('debug_traceTransaction (callTracer and struct logger) and eth_getProof', async () => {

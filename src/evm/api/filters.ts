@@ -42,6 +42,39 @@ function matches(c: LogCriteria, addr: string, topics: string[]): boolean {
   return true;
 }
 
+/** A range end as geth's rpc.BlockNumber: numbers as they are, tags negative (earliest is 0). */
+function blockNumberCode(s: BlockSpec | undefined): bigint {
+  if (!s) return -2n;
+  if (s.kind === 'number') return s.number;
+  if (s.kind !== 'tag') return -2n;
+  const codes: Record<string, bigint> = { earliest: 0n, latest: -2n, pending: -1n, accepted: -3n, finalized: -3n, safe: -4n };
+  return codes[s.tag] ?? -2n;
+}
+
+/**
+ * The range combinations a log filter or `logs` subscription accepts (geth's SubscribeLogs, as
+ * Subnet-EVM has it): new logs (latest..latest, n..latest, with pending: there is no pending
+ * block), or a numeric range n..m with n ≤ m. Anything else: `invalid from and to block combination`.
+ */
+function checkSubscriptionRange(c: LogCriteria): void {
+  const from = blockNumberCode(c.fromBlock);
+  const to = blockNumberCode(c.toBlock);
+  const ok =
+    (from === -1n && to === -1n) ||
+    (from === -2n && to === -2n) ||
+    (from >= 0n && to >= 0n && to >= from) ||
+    (from >= -2n && to === -1n) ||
+    (from >= 0n && to === -2n);
+  if (!ok) throw new RpcError(-32000, 'invalid from and to block combination');
+}
+
+/** geth's filterLogs range check for new blocks: numeric ends bound them, tags do not. */
+function inRange(c: LogCriteria, n: bigint): boolean {
+  const from = blockNumberCode(c.fromBlock);
+  const to = blockNumberCode(c.toBlock);
+  return !(from >= 0n && from > n) && !(to >= 0n && to < n);
+}
+
 function inBloom(bloom: Uint8Array, value: string): boolean {
   const h = keccak256(Buffer.from(value.slice(2), 'hex'));
   for (let i = 0; i < 6; i += 2) {
@@ -140,11 +173,12 @@ export class EvmSubscriptions implements SubscriptionSource {
   private onBlock(m: MinedBlock): void {
     for (const f of this.filters.values()) {
       if (f.kind === 'blocks') f.pending.push(m.block.hashHex);
-      else if (f.kind === 'logs') f.pending.push(...blockLogs(this.be, m.block, f.criteria));
+      else if (f.kind === 'logs' && inRange(f.criteria, m.block.header.number)) f.pending.push(...blockLogs(this.be, m.block, f.criteria));
     }
   }
 
   newFilter(c: LogCriteria): string {
+    checkSubscriptionRange(c);
     const id = newId();
     this.filters.set(id, { kind: 'logs', criteria: c, pending: [], lastSeen: Date.now() });
     return id;
@@ -190,7 +224,9 @@ export class EvmSubscriptions implements SubscriptionSource {
         });
       case 'logs': {
         const c = parseLogCriteria(params[1], 1);
+        checkSubscriptionRange(c);
         return be.miner.onBlock((m) => {
+          if (!inRange(c, m.block.header.number)) return;
           for (const l of blockLogs(be, m.block, c)) emit(l);
         });
       }
