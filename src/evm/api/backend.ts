@@ -327,7 +327,7 @@ export class EvmBackend {
       result,
       returnValue: result.execResult.returnValue,
       gasUsed: result.totalGasSpent,
-      error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex.error)) : undefined,
+      error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex.error, (result.execResult.runState as { opCode?: number } | undefined)?.opCode)) : undefined,
       reverted,
     };
   }

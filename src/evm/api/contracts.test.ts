@@ -81,6 +81,18 @@ test('reverts: code 3 with the revert data and the decoded reason', async () => 
   assert.equal(r.status, '0x0');
 });
 
+test('EVM failures of eth_call have geth\'s texts', async () => {
+  // Init code run by a contract-creation call: a bad jump, an undefined opcode, INVALID.
+  const fail = async (data: string) => {
+    const e = await rpcError(rpc('eth_call', [{ from: DEV_ADDRS[0], data }, 'latest']));
+    return [e.code, e.message];
+  };
+  assert.deepEqual(await fail('0x6001600057'), [-32000, 'invalid jump destination']);
+  assert.deepEqual(await fail('0x0c'), [-32000, 'invalid opcode: opcode 0xc not defined']);
+  assert.deepEqual(await fail('0xfe'), [-32000, 'invalid opcode: INVALID']);
+  assert.deepEqual(await fail('0x600056'), [-32000, 'invalid jump destination']);
+});
+
 test('eth_estimateGas finds a gas limit that works, and not much more', async () => {
   const data = encodeFunctionData({ abi: R.abi, functionName: 'requireBig', args: [1000n] });
   const est = BigInt(await rpc('eth_estimateGas', [{ from: DEV_ADDRS[0], to: reverter, data }]));

@@ -4,9 +4,13 @@ import { RpcError } from '../rpc/server.js';
 import { gethErrorText, revertMessage } from '../tracers/errors.js';
 import { hexD } from './format.js';
 
-/** geth's text for an @ethereumjs/evm error message (unknown texts pass through). */
-export function gethEvmError(msg: string): string {
-  return gethErrorText({ error: msg }) ?? msg;
+/**
+ * geth's text for an @ethereumjs/evm error message (unknown texts pass through); `opCode` is the
+ * opcode the failing frame stopped at, for `invalid opcode: …`.
+ */
+export function gethEvmError(msg: string, opCode?: number): string {
+  const op = opCode === undefined ? undefined : { name: opCode === 0xfe ? 'INVALID' : 'undefined', code: opCode };
+  return gethErrorText({ error: msg }, op) ?? msg;
 }
 
 /** The RPC error for a reverted call: code 3, data = revert bytes. */

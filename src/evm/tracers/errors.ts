@@ -29,6 +29,8 @@ export function gethErrorText(err: EVMError | { error: string } | undefined, op?
     if (!op) return 'invalid opcode';
     return op.name === 'INVALID' ? 'invalid opcode: INVALID' : `invalid opcode: opcode 0x${op.code.toString(16)} not defined`;
   }
+  // @ethereumjs appends where it happened: `invalid JUMP at <address>/<code hash>:<pc>`.
+  if (msg.startsWith('invalid JUMP')) return 'invalid jump destination';
   return GETH_ERRORS[msg] ?? msg;
 }
 
