@@ -1,5 +1,6 @@
 // The chain backend behind every RPC method: block resolution (§1.3), calls and gas estimation,
 // transaction submission, and the state at a block.
+import { RLP } from '@ethereumjs/rlp';
 import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
@@ -136,6 +137,27 @@ function callOutcomeResult(out: CallOutcome): string {
   if (out.reverted) throw revertError(out.returnValue);
   if (out.error) throw new RpcError(-32000, out.error);
   return hex(out.returnValue);
+}
+
+/** Fields of each tx type geth decodes, by type byte (legacy: any first byte above 0x7f). */
+const TX_FIELDS: Record<number, { name: string; fields: number }> = { 0: { name: 'LegacyTx', fields: 9 }, 1: { name: 'AccessListTx', fields: 11 }, 2: { name: 'DynamicFeeTx', fields: 12 } };
+
+/** geth's rlp error for a tx that is not one RLP list of its type's field count, else undefined. */
+function txShapeError(raw: Uint8Array): string | undefined {
+  const legacy = raw[0] > 0x7f;
+  const t = TX_FIELDS[legacy ? 0 : raw[0]];
+  if (!t) return undefined;
+  let decoded: { data: unknown; remainder: Uint8Array };
+  try {
+    decoded = RLP.decode(legacy ? raw : raw.subarray(1), true) as never;
+  } catch {
+    return undefined; // malformed RLP: the decoder below words it
+  }
+  if (decoded.remainder.length) return 'rlp: input contains more than one value';
+  if (!Array.isArray(decoded.data)) return `rlp: expected input list for types.${t.name}`;
+  if (decoded.data.length < t.fields) return `rlp: too few elements for types.${t.name}`;
+  if (decoded.data.length > t.fields) return `rlp: input list has too many elements for types.${t.name}`;
+  return undefined;
 }
 
 export class EvmBackend {
@@ -485,8 +507,12 @@ export class EvmBackend {
     const chain = this.chain;
     const head = chain.head;
     const common = chain.commons.get(chain.forkAt(head.header.timestamp));
+    // geth's types.Transaction.UnmarshalBinary checks, in its order and words.
+    if (raw.length === 0 || (raw[0] <= 0x7f && raw.length <= 1)) throw new RpcError(-32000, 'typed transaction too short');
     if (raw.length > 0 && raw[0] === 3) throw new RpcError(-32000, 'transaction type not supported');
     if (raw.length > 0 && raw[0] === 4) throw new RpcError(-32000, 'transaction type not supported');
+    const shape = txShapeError(raw);
+    if (shape) throw new RpcError(-32000, shape);
     let tx: TypedTransaction;
     try {
       tx = createTxFromRLP(raw, { common });

@@ -44,6 +44,20 @@ test('exceeds block gas limit, intrinsic gas too low, oversized data, tip above 
   assert.equal(await sendErr('0x02' + Buffer.from(body).toString('hex')), 'max priority fee per gas higher than max fee per gas');
 });
 
+test('raw bytes that are no transaction: geth\'s decoding errors, the node unchanged', async () => {
+  const head = await rpc('eth_blockNumber');
+  for (const raw of ['0x', '0x01', '0x7f', '0x03']) assert.equal(await sendErr(raw), 'typed transaction too short', raw);
+  assert.equal(await sendErr('0xc0'), 'rlp: too few elements for types.LegacyTx');
+  assert.equal(await sendErr('0x01c0'), 'rlp: too few elements for types.AccessListTx');
+  assert.equal(await sendErr('0x02c0'), 'rlp: too few elements for types.DynamicFeeTx');
+  assert.equal(await sendErr('0x02' + 'cd' + '01'.repeat(13)), 'rlp: input list has too many elements for types.DynamicFeeTx');
+  assert.equal(await sendErr('0x0201'), 'rlp: expected input list for types.DynamicFeeTx');
+  // A valid signed tx with a byte after it.
+  const good = signTx(1, { nonce: await nonceOf(1), to: DEV_ADDRS[0], value: 1n });
+  assert.equal(await sendErr(good + '00'), 'rlp: input contains more than one value');
+  assert.equal(await rpc('eth_blockNumber'), head, 'nothing mined');
+});
+
 test('transaction type not supported (blob tx), unprotected legacy tx refused', async () => {
   // A type-3 envelope: the pool refuses the type before decoding the rest.
   assert.equal(await sendErr('0x03' + 'c0'), 'transaction type not supported');
