@@ -3,7 +3,7 @@
 import { Account, Address } from '@ethereumjs/util';
 import type { ChainContext, ChainVM } from '../vms/types.js';
 import type { RouteHandler } from '../server/router.js';
-import { createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc/server.js';
+import { RpcError, createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc/server.js';
 import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/index.js';
 import { checkConfigCompatible } from './config/compat.js';
 import { Blockchain } from './chain/blockchain.js';
@@ -113,6 +113,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const subscriptions = new EvmSubscriptions(backend);
   const methods: Map<string, RpcMethod> = buildMethodTable(backend, subscriptions);
   if (warp.apiEnabled) for (const [k, v] of warp.methods()) methods.set(k, v);
+  methods.set('rpc_modules', rpcModules(methods));
   let handlers: EthRpcHandlers | undefined;
   const admin =
     vmConfig.file['admin-api-enabled'] === true
@@ -161,5 +162,19 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
       const release = await miner.lock.acquire();
       release();
     },
+  };
+}
+
+/**
+ * geth's rpc_modules (the server's own "rpc" service): every namespace the chain serves, each at
+ * version "1.0", keys sorted as Go encodes a map.
+ */
+function rpcModules(methods: Map<string, RpcMethod>): RpcMethod {
+  const names = new Set(['rpc']);
+  for (const k of methods.keys()) names.add(k.slice(0, k.indexOf('_')));
+  const answer = Object.fromEntries([...names].sort().map((n) => [n, '1.0']));
+  return (params) => {
+    if (params.length > 0) throw new RpcError(-32602, 'too many arguments, want at most 0');
+    return answer;
   };
 }

@@ -364,3 +364,14 @@ test('eth-apis: without internal-blockchain the four extensions do not exist; th
   // And the methods of the other default services are gone from the legacy-only chain.
   assert.deepEqual(await rpcError('legacyapis', 'net_version', []), { code: -32601, message: 'the method net_version does not exist/is not available' });
 });
+
+test('rpc_modules: the namespaces a chain serves, each "1.0", as geth\'s rpc service lists them', async () => {
+  const apis = await result('apis', 'rpc_modules', []);
+  assert.deepEqual(Object.keys(apis), [...Object.keys(apis)].sort());
+  for (const ns of ['eth', 'net', 'rpc']) assert.equal(apis[ns], '1.0');
+  for (const ns of ['web3', 'debug', 'txpool', 'personal']) assert.equal(apis[ns], undefined, ns);
+  const legacy = await result('legacyapis', 'rpc_modules', []);
+  assert.equal(legacy.eth, '1.0');
+  assert.equal(legacy.net, undefined);
+  assert.deepEqual((await rpcError('apis', 'rpc_modules', [1])).code, -32602);
+});
