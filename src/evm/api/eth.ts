@@ -2,7 +2,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { createAddressFromString } from '@ethereumjs/util';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
-import { RpcError, type RpcMethod } from '../rpc/server.js';
+import { RpcError, goKind as jsonKind, type RpcMethod } from '../rpc/server.js';
 import { keccak256 } from '../crypto.js';
 import type { Block } from '../chain/blockchain.js';
 import { headerToJSON, encodeHeader } from '../chain/header.js';
@@ -97,7 +97,10 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     else count = quantity(countV, 0, 'math.HexOrDecimal64');
     const last = blockNumber(required(p, 1), 1);
     const pct = opt(p, 2, (v, i) => {
-      if (!Array.isArray(v) || v.some((x) => typeof x !== 'number')) throw invalidArg(i, 'json: cannot unmarshal into Go value of type []float64');
+      // Go's texts: the whole value's kind if it is no array, else the first bad element's.
+      if (!Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type []float64`);
+      const bad = v.find((x) => typeof x !== 'number');
+      if (bad !== undefined) throw invalidArg(i, `json: cannot unmarshal ${jsonKind(bad)} into Go value of type float64`);
       return v as number[];
     }) ?? [];
     try {

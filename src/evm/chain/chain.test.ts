@@ -134,6 +134,11 @@ test('fee methods on the dev chain', async () => {
   const hist = await rpc('eth_feeHistory', ['0x2', 'latest', [50]]);
   assert.equal(hist.baseFeePerGas.length, 2, 'Subnet-EVM: blockCount base fees, not +1');
   assert.equal(hist.reward.length, 2);
+  // Percentiles decode as Go's []float64.
+  const p1 = await rpcError(rpc('eth_feeHistory', ['0x2', 'latest', {}]));
+  assert.deepEqual([p1.code, p1.message], [-32602, 'invalid argument 2: json: cannot unmarshal object into Go value of type []float64']);
+  const p2 = await rpcError(rpc('eth_feeHistory', ['0x2', 'latest', ['50']]));
+  assert.deepEqual([p2.code, p2.message], [-32602, 'invalid argument 2: json: cannot unmarshal string into Go value of type float64']);
   const cfg = await rpc('eth_getChainConfig');
   assert.equal(cfg.chainId, 43210);
   assert.deepEqual(cfg.upgrades, {});
