@@ -33,4 +33,3 @@ export async function replayBlock(be: EvmBackend, block: Block) {
   };
   return { vm, sm, txs, run };
 }
-
