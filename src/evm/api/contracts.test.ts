@@ -129,6 +129,15 @@ test('logs: eth_getLogs with address/topic filters, filters with getFilterChange
   assert.deepEqual([e.code, e.message], [-32000, 'filter not found']);
   const e2 = await rpcError(rpc('eth_getLogs', [{ fromBlock: '0x2', toBlock: '0x1' }]));
   assert.deepEqual([e2.code, e2.message], [-32000, 'invalid block range']);
+  // Tags are no numbers: latest..0x1 is an empty range, not an invalid one.
+  assert.deepEqual(await rpc('eth_getLogs', [{ toBlock: '0x1' }]), []);
+  // Past the last accepted block (Subnet-EVM's filters, without allow-unfinalized-queries).
+  const head = BigInt(await rpc('eth_blockNumber'));
+  const far = '0x' + (head + 100n).toString(16);
+  const e3 = await rpcError(rpc('eth_getLogs', [{ fromBlock: far }]));
+  assert.deepEqual([e3.code, e3.message], [-32000, `requested from block ${head + 100n} after last accepted block ${head}`]);
+  const e4 = await rpcError(rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: far }]));
+  assert.deepEqual([e4.code, e4.message], [-32000, `requested to block ${head + 100n} after last accepted block ${head}`]);
 });
 
 test('log filters and logs subscriptions keep to their block range; impossible ranges are refused', async () => {

@@ -124,9 +124,19 @@ export function getLogs(be: EvmBackend, c: LogCriteria): Record<string, unknown>
     return blockLogs(be, b, c);
   }
   const head = be.chain.head.header.number;
+  // geth compares the numbers as given (tags are negative there): only two explicit numbers can
+  // make an invalid range; `latest`..0x100 is an empty one.
+  const fromCode = blockNumberCode(c.fromBlock);
+  const toCode = blockNumberCode(c.toBlock);
+  if (fromCode > 0n && toCode > 0n && fromCode > toCode) throw new RpcError(-32000, 'invalid block range');
   const from = rangeEnd(be, c.fromBlock, head);
   let to = rangeEnd(be, c.toBlock, head);
-  if (from > to && !(c.toBlock === undefined)) throw new RpcError(-32000, 'invalid block range');
+  // Subnet-EVM's filters (coreth): without allow-unfinalized-queries a range must end at the last
+  // accepted block, which here is the head.
+  if (!be.config.allowUnfinalizedQueries) {
+    if (from > head) throw new RpcError(-32000, `requested from block ${from} after last accepted block ${head}`);
+    if (to > head) throw new RpcError(-32000, `requested to block ${to} after last accepted block ${head}`);
+  }
   if (to > head) to = head;
   const limit = be.config.apiMaxBlocksPerRequest;
   if (limit > 0 && to - from + 1n > BigInt(limit)) throw new RpcError(-32000, `requested too many blocks from ${from} to ${to}, maximum is set to ${limit}`);
