@@ -50,7 +50,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   // Subnet-EVM's config struct, defaults filled in (admin.getVMConfig); bad durations fail here.
   let fullConfig: Record<string, unknown>;
   try {
-    fullConfig = vmConfigJSON(vmConfig.file, { 'eth-apis': vmConfig.file['eth-apis'] ?? vmConfig.ethApis });
+    fullConfig = vmConfigJSON(vmConfig.file, { 'eth-apis': vmConfig.file['eth-apis'] ?? vmConfig.ethApis, 'preimages-enabled': vmConfig.preimagesEnabled });
   } catch (e) {
     throw new Error(`failed to unmarshal config ${JSON.stringify(vmConfig.file)}: ${(e as Error).message}`);
   }
@@ -71,6 +71,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     desiredMinDelayExcess: vmConfig.minDelayTarget === undefined ? null : desiredMinDelayExcess(vmConfig.minDelayTarget),
   };
   const chain = new Blockchain(ctx.db, rulesView, vmConfig.txIndex);
+  chain.state.recordPreimages = vmConfig.preimagesEnabled;
   // Warp (src/warp/chain.ts): predicates, accept hook and warp_* API, found by the builder via warpOf(chain).
   const warp = new WarpChain({ ctx, rulesAt: (ts) => rulesView.rulesAt(ts), isAccepted: (h) => { const b = chain.blockByHash(h); return !!b && chain.isCanonical(b); } });
   registerWarp(chain, warp);

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeAbiParameters, encodeDeployData, encodeFunctionData, keccak256, pad, toHex } from 'viem';
 import { compileContract } from '../../../test/solc.js';
-import { devNode, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import { devNode, devNodeWithConfig, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
 import type { TestNode } from '../../../test/helpers.js';
 
 let node: TestNode;
@@ -21,12 +21,12 @@ const slotKeys = () => [
   ...[2, 3, 4, 5].map((n) => pad(toHex(n))),
 ];
 
-/** {hashed slot key: {key: null, value}} of the token's non-zero slots at `blockTag`, from eth_getStorageAt. */
-async function expectedStorage(blockTag: string): Promise<Record<string, { key: null; value: string }>> {
-  const out: [string, { key: null; value: string }][] = [];
+/** {hashed slot key: {key: slot, value}} of the token's non-zero slots at `blockTag`, from eth_getStorageAt. */
+async function expectedStorage(blockTag: string): Promise<Record<string, { key: string; value: string }>> {
+  const out: [string, { key: string; value: string }][] = [];
   for (const slot of slotKeys()) {
     const value = await rpc('eth_getStorageAt', [token, slot, blockTag]);
-    if (BigInt(value) !== 0n) out.push([keccak256(slot), { key: null, value }]);
+    if (BigInt(value) !== 0n) out.push([keccak256(slot), { key: slot, value }]);
   }
   return Object.fromEntries(out.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
@@ -113,9 +113,28 @@ test('debug_storageRangeAt: errors as geth words them', async () => {
   assert.equal(await rpc('eth_chainId', []), '0xa8ca');
 });
 
-test('debug_getBadBlocks is empty; debug_preimage knows no preimage', async () => {
+test('debug_preimage: the addresses and slots the chain wrote (the dev chain records them); debug_getBadBlocks is empty', async () => {
   assert.deepEqual(await rpc('debug_getBadBlocks', []), []);
+  assert.equal(await rpc('debug_preimage', [keccak256(token as `0x${string}`)]), token);
+  assert.equal(await rpc('debug_preimage', [keccak256(DEV_ADDRS[0] as `0x${string}`)]), DEV_ADDRS[0], 'a genesis account');
+  for (const slot of slotKeys().slice(0, 2)) assert.equal(await rpc('debug_preimage', [keccak256(slot)]), slot);
   const e = await rpcError(rpc('debug_preimage', [keccak256('0x01')]));
   assert.deepEqual([e.code, e.message], [-32000, 'unknown preimage']);
   assert.equal((await rpcError(rpc('debug_preimage', ['0x01']))).code, -32602);
+});
+
+test('"preimages-enabled": false: no preimages, null keys (Subnet-EVM\'s default)', async () => {
+  const { node: n2, rpc: r2 } = await devNodeWithConfig({ 'preimages-enabled': false });
+  try {
+    const h = await r2('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: encodeDeployData({ abi: T.abi, bytecode: T.bytecode as `0x${string}`, args: ['P', 'P', 5n] }) }]);
+    const r = await r2('eth_getTransactionReceipt', [h]);
+    await r2('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: DEV_ADDRS[2], value: '0x1' }]);
+    const range = await r2('debug_storageRangeAt', ['latest', 0, r.contractAddress, '0x', 10]);
+    assert.equal(Object.keys(range.storage).length, 5);
+    assert.ok(Object.values(range.storage).every((e: any) => e.key === null));
+    const e = await rpcError(r2('debug_preimage', [keccak256(r.contractAddress)]));
+    assert.equal(e.message, 'unknown preimage');
+  } finally {
+    await n2.stop();
+  }
 });

@@ -1,4 +1,5 @@
 // The `debug` service (eth-apis "debug"): debug_storageRangeAt, debug_getBadBlocks, debug_preimage.
+// Preimages (a slot's key, an address) are known when the chain records them: preimages-enabled.
 // Not here: debug_dumpBlock, debug_accountRange, debug_getModifiedAccountsBy*,
 // debug_getAccessibleState — they answer -32601 (docs/json-rpc.md).
 import { RLP } from '@ethereumjs/rlp';
@@ -34,7 +35,7 @@ interface StorageRange {
 /**
  * geth's debug_storageRangeAt (the Subnet-EVM 1.13-era one): `contract`'s storage as it is before
  * tx `txIndex` of the block runs, from hashed key `start` on, at most `max` entries, keyed by
- * hashed slot key in key order; `key` (the slot's preimage) is null as no preimages are recorded.
+ * hashed slot key in key order; `key` is the slot itself when its preimage was recorded, else null.
  */
 async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRange> {
   const spec = blockNumberOrHash(required(p, 0), 0);
@@ -62,7 +63,8 @@ async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRang
       nextKey = word(key);
       break;
     }
-    storage[word(key)] = { key: null, value: word(RLP.decode(value) as Uint8Array) };
+    const slot = be.chain.state.preimage(key);
+    storage[word(key)] = { key: slot ? word(slot) : null, value: word(RLP.decode(value) as Uint8Array) };
     n++;
   }
   return { storage, nextKey };
@@ -73,10 +75,12 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
   m.set('debug_storageRangeAt', (p) => storageRangeAt(be, p));
   // geth keeps the blocks whose import failed; a local node imports none.
   m.set('debug_getBadBlocks', () => []);
-  // Preimages are not recorded (Subnet-EVM's preimages-enabled is off by default too).
+  // Trie keys' preimages, recorded with preimages-enabled (on for the dev chain).
   m.set('debug_preimage', (p) => {
-    hash32(required(p, 0), 0);
-    throw new RpcError(-32000, 'unknown preimage');
+    const h = hash32(required(p, 0), 0);
+    const preimage = be.chain.state.preimage(Buffer.from(h.slice(2), 'hex'));
+    if (!preimage) throw new RpcError(-32000, 'unknown preimage');
+    return hexD(preimage);
   });
   return m;
 }

@@ -40,6 +40,8 @@ export interface ParsedVmConfig extends VmConfig {
   httpBodyLimit: number;
   minDelayTarget?: bigint;
   skipUpgradeCheck: boolean;
+  /** preimages-enabled (default false; true on the dev chain): trie keys' preimages are stored. */
+  preimagesEnabled: boolean;
 }
 
 /** Go duration string ("2s", "500ms", "1m30s") or a number of nanoseconds → milliseconds. */
@@ -107,6 +109,8 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     httpBodyLimit: num('http-body-limit', 0) || 5 * 1024 * 1024,
     minDelayTarget: typeof c['min-delay-target'] === 'number' ? BigInt(c['min-delay-target'] as number) : undefined,
     skipUpgradeCheck: c['skip-upgrade-check'] === true,
+    // The dev chain records preimages unless told not to (debug_storageRangeAt's keys, debug_preimage).
+    preimagesEnabled: boolKey(c, raw, 'preimages-enabled') ?? dev,
   };
 }
 

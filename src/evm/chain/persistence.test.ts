@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeFunctionData } from 'viem';
+import { encodeFunctionData, keccak256 } from 'viem';
 import { compileContract } from '../../../test/solc.js';
 import { devNode, rpcClient, signTx, DEV_ADDRS, type Rpc } from './testkit.js';
 
@@ -48,6 +48,9 @@ test('restart on the same LMDB data dir resumes chain, state, receipts and logs'
       assert.equal(await rpc('eth_getBalance', ['0x00000000000000000000000000000000000000bb', 'latest']), before.edited);
       assert.equal(await rpc('eth_getCode', [emitter, 'latest']), before.code);
       assert.equal((await rpc('eth_getTransactionByHash', [impersonated])).from, '0x00000000000000000000000000000000000000aa');
+      // Preimages were stored with their blocks (and with the state edit).
+      assert.equal(await rpc('debug_preimage', [keccak256(emitter)]), emitter);
+      assert.equal(await rpc('debug_preimage', [keccak256('0x00000000000000000000000000000000000000bb')]), '0x00000000000000000000000000000000000000bb');
       // The chain goes on.
       const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: DEV_ADDRS[2], value: '0x1' }]);
       const r = await rpc('eth_getTransactionReceipt', [h]);

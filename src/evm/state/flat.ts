@@ -15,6 +15,17 @@ const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLengt
 const EMPTY = new Uint8Array(0);
 const RLP_EMPTY = Uint8Array.from([0x80]);
 
+/**
+ * Where a trie key's preimage is stored beside the trie nodes: its hash after the byte 'p' (33
+ * bytes, so it can never be a node's 32-byte hash key).
+ */
+export function preimageKey(hash: Uint8Array): Uint8Array {
+  const k = new Uint8Array(33);
+  k[0] = 0x70;
+  k.set(hash, 1);
+  return k;
+}
+
 export class FlatCache {
   /** trie root (hex) → key (hex) → RLP value or null (absent). Oldest root first. */
   private readonly byRoot = new Map<string, Map<string, Slot>>();
@@ -77,6 +88,8 @@ export class FlatStateManager extends MerkleStateManager {
     opts: ConstructorParameters<typeof MerkleStateManager>[0],
     private readonly flat: FlatCache,
     private readonly nodeCache: NodeCache,
+    /** Subnet-EVM's preimages-enabled: store each trie key under its hash when it is written. */
+    private readonly recordPreimages = false,
   ) {
     super(opts);
   }
@@ -118,6 +131,12 @@ export class FlatStateManager extends MerkleStateManager {
     if (after !== before) this.flat.rebase(before, after, writes);
   }
 
+  /** Stores `preimage` under its hash once (the same accounts are written block after block). */
+  private async recordPreimage(store: NodeStore, hash: Uint8Array, preimage: Uint8Array): Promise<void> {
+    const k = preimageKey(hash);
+    if ((await store.get(k)) === undefined) await store.put(k, preimage);
+  }
+
   /** The trie key of an address or slot (the chain's keccak, as the base class uses). */
   private hashKey(b: Uint8Array): Uint8Array {
     return (this as unknown as { keccakFunction(b: Uint8Array): Uint8Array }).keccakFunction(b);
@@ -156,7 +175,11 @@ export class FlatStateManager extends MerkleStateManager {
       const account = await this.getAccount(address);
       if (!account) continue;
       const st = new BatchTrie(account.storageRoot, store, this.nodeCache);
-      for (const [key, value] of slots) await st.update(this.hashKey(key), value);
+      for (const [key, value] of slots) {
+        const hash = this.hashKey(key);
+        if (this.recordPreimages) await this.recordPreimage(store, hash, key);
+        await st.update(hash, value);
+      }
       account.storageRoot = await st.commit();
       await this.putAccount(address, account);
     }
@@ -166,7 +189,10 @@ export class FlatStateManager extends MerkleStateManager {
       for (const [addrHex, elem] of accountItems) {
         const value = elem.accountRLP ?? null;
         writes.set(addrHex, value && value.length ? value : null);
-        await at.update(this.hashKey(Buffer.from(addrHex, 'hex')), value);
+        const address = Buffer.from(addrHex, 'hex');
+        const hash = this.hashKey(address);
+        if (this.recordPreimages) await this.recordPreimage(store, hash, address);
+        await at.update(hash, value);
       }
       trie.root(await at.commit());
     }

@@ -8,7 +8,7 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { ValueEncoding } from '@ethereumjs/util';
 import type { KVStore } from '../../db/database.js';
 import { OverlayDB, TrieNodeDB } from './trieDB.js';
-import { FlatCache, FlatStateManager } from './flat.js';
+import { FlatCache, FlatStateManager, preimageKey } from './flat.js';
 import { NodeCache } from './batchTrie.js';
 import { StateReader } from './callState.js';
 
@@ -18,8 +18,15 @@ export class StateStore {
   readonly flat = new FlatCache();
   /** Decoded trie nodes by hash, for batched trie updates. */
   readonly trieNodes = new NodeCache();
+  /** Subnet-EVM's preimages-enabled: the block builder's flushes store trie keys' preimages. */
+  recordPreimages = false;
   constructor(store: KVStore) {
     this.nodes = new TrieNodeDB(store);
+  }
+
+  /** The recorded preimage of a trie key's hash (an address or a storage slot), if any. */
+  preimage(hash: Uint8Array): Uint8Array | undefined {
+    return this.nodes.getSync(Buffer.from(preimageKey(hash)).toString('hex'));
   }
 
   /** The block builder's state manager, positioned at `root`. */
@@ -40,6 +47,7 @@ export class StateStore {
       },
       this.flat,
       this.trieNodes,
+      this.recordPreimages,
     );
   }
 
