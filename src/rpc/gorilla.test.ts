@@ -71,6 +71,14 @@ test('trailing bytes after the first JSON value are ignored', async () => {
   assert.equal(r.body, '{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":1}\n');
 });
 
+test('a numeric id past 2^53 is echoed as sent', async () => {
+  const big = '123456789012345678901234567890';
+  const r = await post(info, `{"jsonrpc":"2.0","id":${big},"method":"info.getNetworkID"}`);
+  assert.equal(r.body, `{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":${big}}\n`);
+  const e = await post(info, `{"jsonrpc":"2.0","id":${big},"method":"info.nope"}`);
+  assert.match(e.body, new RegExp(`"id":${big}\\}\\n$`));
+});
+
 test('wrong jsonrpc version: -32600 with the request echoed; silent for a notification', async () => {
   const r = await post(admin, '{"jsonrpc":"1.0","id":3,"method":"admin.alias","params":{"alias":"a"}}');
   assert.equal(

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, BodyTooLargeError } from '../server/body.js';
 import { writeReply, type Reply, type RouteHandler } from '../server/router.js';
+import { RawNumber, lossyNumber, rawIds } from '../evm/rpc/rawIds.js';
 
 export const UNMARSHAL_ERROR =
   "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
@@ -294,9 +295,11 @@ export class GorillaServer {
     }
     const { env, typeError } = decodeEnvelope(raw);
     if (typeError) return errorEnvelope(-32700, typeError, env, env.id);
-    const notify = env.id === null || env.id === undefined;
+    // The id is echoed as sent (Go keeps it raw); JSON.parse rounds a number past 2^53.
+    const id = lossyNumber(env.id) ? new RawNumber(rawIds(text)[0] ?? String(env.id)) : env.id;
+    const notify = id === null || id === undefined;
     if (env.jsonrpc !== '2.0') {
-      return notify ? undefined : errorEnvelope(-32600, 'jsonrpc must be 2.0', env, env.id);
+      return notify ? undefined : errorEnvelope(-32600, 'jsonrpc must be 2.0', env, id);
     }
     try {
       const { service, method } = resolveMethod(env.method);
@@ -305,18 +308,20 @@ export class GorillaServer {
       if (!def) throw new RpcError(-32000, `rpc: can't find method "${service}.${method}"`);
       const args = decodeParams(def.params, env.params);
       const result = (await def.handler(args, req as IncomingMessage)) ?? {};
-      return notify ? undefined : `{"jsonrpc":"2.0","result":${goJSON(result)},"id":${goJSON(env.id)}}`;
+      return notify ? undefined : `{"jsonrpc":"2.0","result":${goJSON(result)},"id":${idText(id)}}`;
     } catch (e) {
       const err = e instanceof RpcError ? e : new RpcError(-32000, e instanceof Error ? e.message : String(e));
       if (!(e instanceof RpcError)) this.opts.onError?.(env.method, e as Error);
-      return notify ? undefined : errorEnvelope(err.code, err.message, err.data, env.id);
+      return notify ? undefined : errorEnvelope(err.code, err.message, err.data, id);
     }
   }
 }
 
 function errorEnvelope(code: number, message: string, data: unknown, id: unknown): string {
-  return `{"jsonrpc":"2.0","error":${goJSON({ code, message, data: data ?? null })},"id":${goJSON(id ?? null)}}`;
+  return `{"jsonrpc":"2.0","error":${goJSON({ code, message, data: data ?? null })},"id":${idText(id)}}`;
 }
+
+const idText = (id: unknown) => (id instanceof RawNumber ? id.text : goJSON(id ?? null));
 
 export function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, {

@@ -117,6 +117,30 @@ test('ids are echoed (string, null, bool); params null or absent are empty', asy
   assert.equal(r.text, '{"jsonrpc":"2.0","id":3,"result":"0xa868"}\n', 'keys match case-insensitively as in Go');
 });
 
+test('numeric ids JSON.parse would round are echoed as sent (HTTP, batch, WebSocket)', async () => {
+  const big = '123456789012345678901234567890';
+  let r = await post(`{"jsonrpc":"2.0","id":${big},"method":"eth_chainId","params":[]}`);
+  assert.equal(r.text, `{"jsonrpc":"2.0","id":${big},"result":"0xa868"}\n`);
+  r = await post(`{"jsonrpc":"2.0", "ID" : 1e400 ,"method":"eth_chainId"}`);
+  assert.equal(r.text, '{"jsonrpc":"2.0","id":1e400,"result":"0xa868"}\n', 'any case of the key; an id past a double');
+  r = await post('{"jsonrpc":"2.0","id":-0,"method":"nope_x"}');
+  assert.match(r.text, /^\{"jsonrpc":"2.0","id":-0,"error":/);
+  r = await post('{"jsonrpc":"2.0","id":2.50,"method":"eth_chainId","params":[{"id":9007199254740993}]}');
+  assert.match(r.text, /"id":2.50,/, 'a nested "id" is not the request\'s');
+  // A batch: each element's own id; safe ones as before.
+  r = await post(`[{"jsonrpc":"2.0","id":7,"method":"eth_chainId"},{"jsonrpc":"2.0","method":"eth_chainId","id":${big}},"x",{"jsonrpc":"2.0","id":9007199254740993}]`);
+  const ids = [...r.text.matchAll(/"id":([^,]+),/g)].map((m) => m[1]);
+  assert.deepEqual(ids, ['7', big, 'null', '9007199254740993']);
+  const c = await wsClient();
+  try {
+    c.send(`{"jsonrpc":"2.0","id":${big},"method":"eth_chainId"}`);
+    const answer = await new Promise<string>((resolve) => c.ws.once('message', (d) => resolve(String(d))));
+    assert.equal(answer.trim(), `{"jsonrpc":"2.0","id":${big},"result":"0xa868"}`);
+  } finally {
+    c.close();
+  }
+});
+
 test('unknown method, non-array params', async () => {
   assert.deepEqual(await call({ jsonrpc: '2.0', id: 1, method: 'eth_suggestPriceOptions', params: [] }), {
     jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'the method eth_suggestPriceOptions does not exist/is not available' },

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Logger } from '../../logging/logger.js';
 import { writeReply, type Reply as HttpReply, type RouteHandler } from '../../server/router.js';
+import { RawNumber, lossyNumber, rawIds } from './rawIds.js';
 
 export class RpcError extends Error {
   constructor(
@@ -122,6 +123,13 @@ interface Msg {
 
 const INVALID_MSG: Msg = { version: '', id: undefined, method: '', params: undefined, hasParams: false, isResponse: false };
 
+/** The messages' numeric ids that JSON.parse rounded, as their source text (rawIds.ts). */
+function keepRawIds(msgs: Msg[], text: string): Msg[] {
+  if (!msgs.some((m) => lossyNumber(m.id))) return msgs;
+  const raw = rawIds(text);
+  return msgs.map((m, i) => (lossyNumber(m.id) ? { ...m, id: new RawNumber(raw[i] ?? String(m.id)) } : m));
+}
+
 function readMsg(raw: unknown): Msg {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return INVALID_MSG;
   const o = raw as Record<string, unknown>;
@@ -164,10 +172,11 @@ function readMsg(raw: unknown): Msg {
 
 /** geth's hasValidID: present and not an object or array. */
 function validID(id: unknown): boolean {
-  return id !== undefined && (id === null || typeof id !== 'object');
+  return id !== undefined && (id === null || typeof id !== 'object' || id instanceof RawNumber);
 }
 
 function idJSON(id: unknown): string {
+  if (id instanceof RawNumber) return id.text;
   if (typeof id === 'number') return Number.isFinite(id) ? String(id) : 'null';
   if (id === null || id === undefined) return 'null';
   return toJSON(id);
@@ -319,16 +328,18 @@ export class EthRpcServer {
   /** The answer to a POST body, for both HTTP paths (node:http above, fastHttp.ts via `post`). */
   private answer(body: Buffer): HttpReply | Promise<HttpReply> {
     let parsed: unknown;
+    const text = body.toString('utf8');
     try {
-      parsed = parseFirstValue(body.toString('utf8'));
+      parsed = parseFirstValue(text);
     } catch (e) {
       if ((e as Error).message === 'EOF') return jsonReply(undefined);
       return jsonReply(errorJSON('null', -32700, 'parse error'));
     }
     try {
-      if (Array.isArray(parsed)) return new Promise((resolve) => this.serveParsed(parsed, undefined, (out) => resolve(jsonReply(out))));
+      if (Array.isArray(parsed)) return new Promise((resolve) => this.serveParsed(parsed, text, undefined, (out) => resolve(jsonReply(out))));
       // A single call over HTTP (the usual request): no subscriptions, no per-request closures.
-      const msg = readMsg(parsed);
+      let msg = readMsg(parsed);
+      if (lossyNumber(msg.id)) [msg] = keepRawIds([msg], text);
       if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return jsonReply(undefined);
       const r = this.handleMsg(msg, undefined, undefined);
       if (r instanceof Promise) {
@@ -349,19 +360,19 @@ export class EthRpcServer {
    * write). Subscriptions made by the request start delivering after the answer is written.
    * `conn` is set on /ws.
    */
-  private serveParsed(parsed: unknown, conn: Connection | undefined, write: (out: string | undefined) => void): void {
+  private serveParsed(parsed: unknown, text: string, conn: Connection | undefined, write: (out: string | undefined) => void): void {
     const pending: Pending | undefined = conn ? [] : undefined;
     const done = (out: string | undefined) => {
       write(out);
       if (pending && pending.length) activate(conn!, pending);
     };
     if (Array.isArray(parsed)) {
-      const out = this.serveBatch(parsed, conn, pending);
+      const out = this.serveBatch(parsed, text, conn, pending);
       if (out instanceof Promise) out.then(done, (e) => this.failure(e, write));
       else done(out);
       return;
     }
-    const msg = readMsg(parsed);
+    const [msg] = keepRawIds([readMsg(parsed)], text);
     if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return write(undefined);
     const r = this.handleMsg(msg, conn, pending);
     if (r instanceof Promise) r.then((reply) => done(reply?.json), (e) => this.failure(e, write));
@@ -373,9 +384,9 @@ export class EthRpcServer {
     write(errorJSON('null', -32603, 'method handler crashed'));
   }
 
-  private serveBatch(items: unknown[], conn: Connection | undefined, pending: Pending | undefined): string | undefined | Promise<string | undefined> {
+  private serveBatch(items: unknown[], text: string, conn: Connection | undefined, pending: Pending | undefined): string | undefined | Promise<string | undefined> {
     if (items.length === 0) return errorJSON('null', -32600, 'empty batch');
-    const msgs = items.map(readMsg);
+    const msgs = keepRawIds(items.map(readMsg), text);
     // Subnet-EVM applies the batch limits only when both are set.
     const limitsOn = this.opts.batchRequestLimit > 0 && this.opts.batchResponseMaxSize > 0;
     if (limitsOn && msgs.length > this.opts.batchRequestLimit) {
@@ -573,7 +584,7 @@ export class EthRpcServer {
       return;
     }
     try {
-      this.serveParsed(parsed, conn, (out) => out !== undefined && conn.send(out));
+      this.serveParsed(parsed, text, conn, (out) => out !== undefined && conn.send(out));
     } catch (e) {
       this.opts.log.error('rpc server failure', { error: String((e as Error)?.stack ?? e) });
     }
