@@ -134,7 +134,43 @@ test('"preimages-enabled": false: no preimages, null keys (Subnet-EVM\'s default
     assert.ok(Object.values(range.storage).every((e: any) => e.key === null));
     const e = await rpcError(r2('debug_preimage', [keccak256(r.contractAddress)]));
     assert.equal(e.message, 'unknown preimage');
+    const m = await rpcError(r2('debug_getModifiedAccountsByNumber', [Number(r.blockNumber)]));
+    assert.match(m.message, /^no preimage found for hash [0-9a-f]{64}$/);
   } finally {
     await n2.stop();
   }
+});
+
+test('debug_getModifiedAccountsByNumber / ByHash: the accounts a block (or a range) changed, by their preimages', async () => {
+  const OTHER = '0x00000000000000000000000000000000000000c4';
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: OTHER, value: '0x5' }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  const b = await rpc('eth_getBlockByHash', [r.blockHash, false]);
+  const byKey = (addrs: string[]) => [...addrs].sort((x, y) => (keccak256(x as `0x${string}`) < keccak256(y as `0x${string}`) ? -1 : 1));
+  // The sender (nonce, balance), the recipient (new), and the block's coinbase (the fees).
+  const expected = byKey([DEV_ADDRS[1], OTHER, b.miner.toLowerCase()]);
+  assert.deepEqual(await rpc('debug_getModifiedAccountsByNumber', [Number(b.number)]), expected);
+  assert.deepEqual(await rpc('debug_getModifiedAccountsByHash', [b.hash]), expected);
+  // A range: the token transfers' block and this one.
+  const range: string[] = await rpc('debug_getModifiedAccountsByNumber', [Number(block.number) - 1, Number(b.number)]);
+  for (const a of [token, DEV_ADDRS[0], DEV_ADDRS[1], OTHER]) assert.ok(range.includes(a.toLowerCase()), a);
+  assert.deepEqual(range, byKey(range), 'trie key order');
+  assert.deepEqual(await rpc('debug_getModifiedAccountsByHash', [block.parentHash, b.hash]), range);
+  // An empty block changes nothing: geth's nil list.
+  await rpc('evm_mine', []);
+  const empty = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal(await rpc('debug_getModifiedAccountsByNumber', [Number(empty.number)]), null);
+  // Errors, in geth's words.
+  const msg = async (method: string, params: unknown[]) => {
+    const e = await rpcError(rpc(method, params));
+    return [e.code, e.message];
+  };
+  assert.deepEqual(await msg('debug_getModifiedAccountsByNumber', [0]), [-32000, 'block 0 has no parent']);
+  assert.deepEqual(await msg('debug_getModifiedAccountsByNumber', [999999]), [-32000, 'start block f423f not found']);
+  assert.deepEqual(await msg('debug_getModifiedAccountsByNumber', [1, 999999]), [-32000, 'end block 999999 not found']);
+  assert.deepEqual(await msg('debug_getModifiedAccountsByNumber', [Number(b.number), Number(b.number)]), [-32000, `start block height (${BigInt(b.number)}) must be less than end block height (${BigInt(b.number)})`]);
+  assert.deepEqual(await msg('debug_getModifiedAccountsByNumber', ['0x1']), [-32602, 'invalid argument 0: json: cannot unmarshal string into Go value of type uint64']);
+  const unknown = '0x' + '42'.repeat(32);
+  assert.deepEqual(await msg('debug_getModifiedAccountsByHash', [unknown]), [-32000, `start block ${unknown.slice(2)} not found`]);
+  assert.deepEqual(await msg('debug_getModifiedAccountsByHash', [b.hash, unknown]), [-32000, `end block ${unknown.slice(2)} not found`]);
 });

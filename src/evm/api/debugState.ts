@@ -1,13 +1,14 @@
 // The `debug` service (eth-apis "debug"): debug_storageRangeAt, debug_getBadBlocks, debug_preimage.
 // Preimages (a slot's key, an address) are known when the chain records them: preimages-enabled.
-// Not here: debug_dumpBlock, debug_accountRange, debug_getModifiedAccountsBy*,
+// debug_getModifiedAccountsByNumber/ByHash. Not here: debug_dumpBlock, debug_accountRange,
 // debug_getAccessibleState — they answer -32601 (docs/json-rpc.md).
 import { RLP } from '@ethereumjs/rlp';
 import { createAddressFromString } from '@ethereumjs/util';
 import { RpcError } from '../rpc/server.js';
-import { GoTypeError, arg, jsonKind, missingArgument } from '../rpc/params.js';
+import { GoTypeError, arg, jsonKind, missingArgument, uint64NumberArg } from '../rpc/params.js';
+import type { Block } from '../chain/blockchain.js';
 import { FlatStateManager } from '../state/flat.js';
-import { leavesFrom } from '../state/trieRange.js';
+import { changedLeaves, leavesFrom } from '../state/trieRange.js';
 import { address, blockNumberOrHash, bytes, hash32, required } from './args.js';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
@@ -70,9 +71,58 @@ async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRang
   return { storage, nextKey };
 }
 
+/**
+ * geth's getModifiedAccounts: the addresses whose account (nonce, balance, code hash or storage
+ * root) differs between the states of `start` and `end` (accounts only in `start` are not
+ * reported), in trie key order, each named by its recorded preimage.
+ */
+async function modifiedAccounts(be: EvmBackend, start: Block, end: Block): Promise<string[] | null> {
+  if (start.header.number >= end.header.number) {
+    throw new RpcError(-32000, `start block height (${start.header.number}) must be less than end block height (${end.header.number})`);
+  }
+  const chain = be.chain;
+  const sm = chain.stateView(end);
+  if (!(sm instanceof FlatStateManager)) throw new Error('debug_getModifiedAccounts: unexpected state manager');
+  const out: string[] = [];
+  for await (const [key] of changedLeaves(sm.trieAt(chain.stateRootOf(start)), sm.trieAt(chain.stateRootOf(end)))) {
+    const address = chain.state.preimage(key);
+    if (!address) throw new RpcError(-32000, `no preimage found for hash ${Buffer.from(key).toString('hex')}`);
+    out.push(hexD(address));
+  }
+  return out.length ? out : null; // geth's nil slice
+}
+
 export function debugStateMethods(be: EvmBackend): MethodTable {
   const m: MethodTable = new Map();
   m.set('debug_storageRangeAt', (p) => storageRangeAt(be, p));
+  m.set('debug_getModifiedAccountsByNumber', (p) => {
+    const startNum = uint64NumberArg(p[0], 0);
+    const endNum = p[1] === undefined || p[1] === null ? undefined : uint64NumberArg(p[1], 1);
+    const start = be.chain.blockByNumber(startNum);
+    if (!start) throw new RpcError(-32000, `start block ${startNum.toString(16)} not found`);
+    if (endNum === undefined) {
+      const parent = be.chain.blockByHash(start.header.parentHash);
+      if (!parent) throw new RpcError(-32000, `block ${start.header.number.toString(16)} has no parent`);
+      return modifiedAccounts(be, parent, start);
+    }
+    const end = be.chain.blockByNumber(endNum);
+    if (!end) throw new RpcError(-32000, `end block ${endNum} not found`);
+    return modifiedAccounts(be, start, end);
+  });
+  m.set('debug_getModifiedAccountsByHash', (p) => {
+    const startHash = hash32(required(p, 0), 0);
+    const endHash = p[1] === undefined || p[1] === null ? undefined : hash32(p[1], 1);
+    const start = be.chain.blockByHash(Buffer.from(startHash.slice(2), 'hex'));
+    if (!start) throw new RpcError(-32000, `start block ${startHash.slice(2)} not found`);
+    if (endHash === undefined) {
+      const parent = be.chain.blockByHash(start.header.parentHash);
+      if (!parent) throw new RpcError(-32000, `block ${start.header.number.toString(16)} has no parent`);
+      return modifiedAccounts(be, parent, start);
+    }
+    const end = be.chain.blockByHash(Buffer.from(endHash.slice(2), 'hex'));
+    if (!end) throw new RpcError(-32000, `end block ${endHash.slice(2)} not found`);
+    return modifiedAccounts(be, start, end);
+  });
   // geth keeps the blocks whose import failed; a local node imports none.
   m.set('debug_getBadBlocks', () => []);
   // Trie keys' preimages, recorded with preimages-enabled (on for the dev chain).
