@@ -174,3 +174,55 @@ test('debug_getModifiedAccountsByNumber / ByHash: the accounts a block (or a ran
   assert.deepEqual(await msg('debug_getModifiedAccountsByHash', [unknown]), [-32000, `start block ${unknown.slice(2)} not found`]);
   assert.deepEqual(await msg('debug_getModifiedAccountsByHash', [b.hash, unknown]), [-32000, `end block ${unknown.slice(2)} not found`]);
 });
+
+test('debug_dumpBlock / debug_accountRange: geth\'s state dump of a block, paged with next', async () => {
+  const head = await rpc('eth_getBlockByNumber', ['latest', false]);
+  const dump = await rpc('debug_dumpBlock', ['latest']);
+  assert.deepEqual(Object.keys(dump), ['root', 'accounts']);
+  assert.equal('0x' + dump.root, head.stateRoot);
+  const keys = Object.keys(dump.accounts);
+  assert.deepEqual(keys, [...keys].sort(), 'Go sorts map keys');
+  // Dev account 0, by its checksummed address: decimal balance, nonce as a number, its hashes.
+  const dev = dump.accounts['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'];
+  assert.equal(dev.balance, BigInt(await rpc('eth_getBalance', [DEV_ADDRS[0], 'latest'])).toString());
+  assert.equal(dev.nonce, Number(await rpc('eth_getTransactionCount', [DEV_ADDRS[0], 'latest'])));
+  assert.equal(dev.address, DEV_ADDRS[0]);
+  assert.equal(dev.key, keccak256(DEV_ADDRS[0] as `0x${string}`));
+  assert.deepEqual(Object.keys(dev), ['balance', 'nonce', 'root', 'codeHash', 'address', 'key'], 'no code or storage: omitted');
+  // The token: its code and its storage by slot, values as unpadded hex without 0x.
+  const t = Object.values(dump.accounts).find((a: any) => a.address === token) as any;
+  assert.equal(t.code, await rpc('eth_getCode', [token, 'latest']));
+  for (const slot of slotKeys()) {
+    const v = BigInt(await rpc('eth_getStorageAt', [token, slot, 'latest']));
+    const hex = v.toString(16);
+    assert.equal(t.storage[slot], v === 0n ? undefined : hex.length % 2 ? '0' + hex : hex, slot); // the value's bytes
+  }
+  // accountRange pages the same accounts (nocode, nostorage), in key order, with next as base64.
+  const seen: Record<string, any> = {};
+  let start = '0x';
+  for (let pages = 0; ; pages++) {
+    assert.ok(pages < 100);
+    const page = await rpc('debug_accountRange', ['latest', start, 3, true, true, false]);
+    assert.ok(Object.keys(page.accounts).length <= 3);
+    for (const [k, v] of Object.entries(page.accounts) as [string, any][]) {
+      assert.equal(v.code, undefined);
+      assert.equal(v.storage, undefined);
+      seen[k] = v;
+    }
+    if (page.next === undefined) break;
+    start = '0x' + Buffer.from(page.next, 'base64').toString('hex');
+  }
+  assert.deepEqual(Object.keys(seen).sort(), keys);
+  // An earlier block by hash; errors.
+  const past = await rpc('debug_accountRange', [{ blockHash: block.parentHash }, '0x', 0, false, false, false]);
+  assert.equal(past.accounts['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'].nonce < dev.nonce, true);
+  const msg = async (method: string, params: unknown[]) => {
+    const e = await rpcError(rpc(method, params));
+    return [e.code, e.message];
+  };
+  assert.deepEqual(await msg('debug_dumpBlock', ['0xffffff']), [-32000, 'block #16777215 not found']);
+  const unknown = '0x' + '42'.repeat(32);
+  assert.deepEqual(await msg('debug_accountRange', [{ blockHash: unknown }, '0x', 1, false, false, false]), [-32000, `block ${unknown} not found`]);
+  assert.deepEqual(await msg('debug_accountRange', ['latest', '0x', 1, false, false]), [-32602, 'missing value for required argument 5']);
+  assert.equal((await msg('debug_accountRange', ['latest', 'nothex', 1, false, false, false]))[0], -32602);
+});

@@ -1,15 +1,16 @@
 // The `debug` service (eth-apis "debug"): debug_storageRangeAt, debug_getBadBlocks, debug_preimage.
 // Preimages (a slot's key, an address) are known when the chain records them: preimages-enabled.
-// debug_getModifiedAccountsByNumber/ByHash. Not here: debug_dumpBlock, debug_accountRange,
-// debug_getAccessibleState — they answer -32601 (docs/json-rpc.md).
+// debug_getModifiedAccountsByNumber/ByHash, debug_dumpBlock, debug_accountRange. Not here:
+// debug_getAccessibleState — it answers -32601 (docs/json-rpc.md).
 import { RLP } from '@ethereumjs/rlp';
-import { createAddressFromString } from '@ethereumjs/util';
+import { createAccountFromRLP, createAddressFromString } from '@ethereumjs/util';
 import { RpcError } from '../rpc/server.js';
 import { GoTypeError, arg, jsonKind, missingArgument, uint64NumberArg } from '../rpc/params.js';
 import type { Block } from '../chain/blockchain.js';
 import { FlatStateManager } from '../state/flat.js';
 import { changedLeaves, leavesFrom } from '../state/trieRange.js';
-import { address, blockNumberOrHash, bytes, hash32, required } from './args.js';
+import { address, blockNumber, blockNumberOrHash, bool, bytes, hash32, required, type BlockSpec } from './args.js';
+import { checksumAddress } from '../chain/devAccounts.js';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
 import { hexD } from './format.js';
@@ -92,6 +93,78 @@ async function modifiedAccounts(be: EvmBackend, start: Block, end: Block): Promi
   return out.length ? out : null; // geth's nil slice
 }
 
+/** geth's AccountRangeMaxResults: the most accounts one dump answers over RPC. */
+const ACCOUNT_RANGE_MAX = 256;
+
+interface DumpConfig {
+  skipCode: boolean;
+  skipStorage: boolean;
+  onlyWithAddresses: boolean;
+  start: Uint8Array;
+  max: number;
+}
+
+/**
+ * geth's StateDB.RawDump (core/state/dump.go) of `block`'s state: accounts in trie key order from
+ * `start`, keyed by checksummed address (or `pre(<hash>)` without a preimage), with decimal
+ * balance, storage values as unpadded hex without 0x, and `next` (base64, as Go encodes []byte)
+ * where a partial dump stopped.
+ */
+async function rawDump(be: EvmBackend, block: Block, conf: DumpConfig): Promise<Record<string, unknown>> {
+  const chain = be.chain;
+  const root = chain.stateRootOf(block);
+  const sm = chain.stateView(block);
+  if (!(sm instanceof FlatStateManager)) throw new Error('debug dump: unexpected state manager');
+  const reader = chain.state.reader(chain.commons.get(chain.forkAt(block.header.timestamp)), root);
+  const accounts: [string, Record<string, unknown>][] = [];
+  let next: Uint8Array | undefined;
+  for await (const [key, value] of leavesFrom(sm.trieAt(root), conf.start)) {
+    if (conf.max > 0 && accounts.length >= conf.max) {
+      next = key;
+      break;
+    }
+    const addressBytes = chain.state.preimage(key);
+    if (!addressBytes && conf.onlyWithAddresses) continue;
+    const acc = createAccountFromRLP(value);
+    const entry: Record<string, unknown> = { balance: acc.balance.toString(), nonce: Number(acc.nonce), root: hexD(acc.storageRoot), codeHash: hexD(acc.codeHash) };
+    const address = createAddressFromString(addressBytes ? hexD(addressBytes) : '0x' + '00'.repeat(20));
+    if (!conf.skipCode) {
+      const code = await reader.code(address, acc.codeHash);
+      if (code.length) entry.code = hexD(code);
+    }
+    if (!conf.skipStorage) {
+      const slots: [string, string][] = [];
+      for await (const [slotKey, slotValue] of leavesFrom(sm.trieAt(acc.storageRoot), new Uint8Array())) {
+        const slot = chain.state.preimage(slotKey);
+        slots.push([word(slot ?? new Uint8Array()), Buffer.from(RLP.decode(slotValue) as Uint8Array).toString('hex')]);
+      }
+      if (slots.length) entry.storage = Object.fromEntries(slots.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    if (addressBytes) entry.address = hexD(addressBytes);
+    entry.key = hexD(key);
+    accounts.push([addressBytes ? checksumAddress(hexD(addressBytes)) : `pre(${hexD(key)})`, entry]);
+  }
+  const dump: Record<string, unknown> = {
+    root: Buffer.from(root).toString('hex'),
+    accounts: Object.fromEntries(accounts.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+  };
+  if (next) dump.next = Buffer.from(next).toString('base64');
+  return dump;
+}
+
+/** geth's block lookup for the dumps: by number or tag (every tag but earliest is the head). */
+function dumpBlockAt(be: EvmBackend, spec: BlockSpec): Block {
+  if (spec.kind === 'hash') {
+    const b = be.chain.blockByHash(Buffer.from(spec.hash.slice(2), 'hex'));
+    if (!b) throw new RpcError(-32000, `block ${spec.hash} not found`);
+    return b;
+  }
+  if (spec.kind === 'tag') return spec.tag === 'earliest' ? be.chain.blockByNumber(0n)! : be.chain.head;
+  const b = be.chain.blockByNumber(spec.number);
+  if (!b) throw new RpcError(-32000, `block #${spec.number} not found`);
+  return b;
+}
+
 export function debugStateMethods(be: EvmBackend): MethodTable {
   const m: MethodTable = new Map();
   m.set('debug_storageRangeAt', (p) => storageRangeAt(be, p));
@@ -122,6 +195,19 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
     const end = be.chain.blockByHash(Buffer.from(endHash.slice(2), 'hex'));
     if (!end) throw new RpcError(-32000, `end block ${endHash.slice(2)} not found`);
     return modifiedAccounts(be, start, end);
+  });
+  m.set('debug_dumpBlock', (p) => {
+    const block = dumpBlockAt(be, blockNumber(required(p, 0), 0));
+    return rawDump(be, block, { skipCode: false, skipStorage: false, onlyWithAddresses: true, start: new Uint8Array(), max: ACCOUNT_RANGE_MAX });
+  });
+  m.set('debug_accountRange', (p) => {
+    const block = dumpBlockAt(be, blockNumberOrHash(required(p, 0), 0));
+    const start = bytes(required(p, 1), 1);
+    const maxResults = intArg(p[2], 2);
+    const flag = (i: number) => (p[i] === undefined ? (() => { throw missingArgument(i); })() : p[i] === null ? false : bool(p[i], i));
+    const [nocode, nostorage, incompletes] = [flag(3), flag(4), flag(5)];
+    const max = maxResults > ACCOUNT_RANGE_MAX || maxResults <= 0 ? ACCOUNT_RANGE_MAX : maxResults;
+    return rawDump(be, block, { skipCode: nocode, skipStorage: nostorage, onlyWithAddresses: !incompletes, start, max });
   });
   // geth keeps the blocks whose import failed; a local node imports none.
   m.set('debug_getBadBlocks', () => []);
