@@ -226,3 +226,13 @@ test('debug_dumpBlock / debug_accountRange: geth\'s state dump of a block, paged
   assert.deepEqual(await msg('debug_accountRange', ['latest', '0x', 1, false, false]), [-32602, 'missing value for required argument 5']);
   assert.equal((await msg('debug_accountRange', ['latest', 'nothex', 1, false, false, false]))[0], -32602);
 });
+
+test('debug_getAccessibleState: an archive node has every block\'s state', async () => {
+  const head = Number(await rpc('eth_blockNumber'));
+  assert.equal(await rpc('debug_getAccessibleState', ['0x1', 'latest']), 1);
+  assert.equal(await rpc('debug_getAccessibleState', ['latest', '0x0']), head);
+  const e = await rpcError(rpc('debug_getAccessibleState', ['0x2', '0x2']));
+  assert.deepEqual([e.code, e.message], [-32000, 'from and to needs to be different']);
+  const m = await rpcError(rpc('debug_getAccessibleState', ['0xffffff', '0x0']));
+  assert.deepEqual([m.code, m.message], [-32000, 'missing header 16777215']);
+});

@@ -1,7 +1,7 @@
 // The `debug` service (eth-apis "debug"): debug_storageRangeAt, debug_getBadBlocks, debug_preimage.
 // Preimages (a slot's key, an address) are known when the chain records them: preimages-enabled.
-// debug_getModifiedAccountsByNumber/ByHash, debug_dumpBlock, debug_accountRange. Not here:
-// debug_getAccessibleState — it answers -32601 (docs/json-rpc.md).
+// debug_getModifiedAccountsByNumber/ByHash, debug_dumpBlock, debug_accountRange,
+// debug_getAccessibleState.
 import { RLP } from '@ethereumjs/rlp';
 import { createAccountFromRLP, createAddressFromString } from '@ethereumjs/util';
 import { RpcError } from '../rpc/server.js';
@@ -208,6 +208,21 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
     const [nocode, nostorage, incompletes] = [flag(3), flag(4), flag(5)];
     const max = maxResults > ACCOUNT_RANGE_MAX || maxResults <= 0 ? ACCOUNT_RANGE_MAX : maxResults;
     return rawDump(be, block, { skipCode: nocode, skipStorage: nostorage, onlyWithAddresses: !incompletes, start, max });
+  });
+  // geth's: the first block from `from` towards `to` (excluded) whose state is on disk — here
+  // every block's (an archive node), so `from` unless the walk meets a missing block.
+  m.set('debug_getAccessibleState', (p) => {
+    const resolve = (spec: BlockSpec) => (spec.kind === 'number' ? spec.number : spec.kind === 'tag' && spec.tag === 'earliest' ? 0n : be.chain.head.header.number);
+    const start = resolve(blockNumber(required(p, 0), 0));
+    const end = resolve(blockNumber(required(p, 1), 1));
+    if (start === end) throw new RpcError(-32000, 'from and to needs to be different');
+    const delta = start > end ? -1n : 1n;
+    for (let i = start; i !== end; i += delta) {
+      const b = be.chain.blockByNumber(i);
+      if (!b) throw new RpcError(-32000, `missing header ${i}`);
+      if (be.chain.state.hasRoot(be.chain.stateRootOf(b))) return i; // a uint64: a bare JSON number
+    }
+    throw new RpcError(-32000, 'no state found');
   });
   // geth keeps the blocks whose import failed; a local node imports none.
   m.set('debug_getBadBlocks', () => []);

@@ -46,7 +46,7 @@ const MAX_ARGS: Record<string, number> = {
   eth_getLogs: 1, eth_newFilter: 1, eth_newBlockFilter: 0, eth_newPendingTransactionFilter: 1, eth_getFilterChanges: 1,
   eth_getFilterLogs: 1, eth_uninstallFilter: 1,
   txpool_content: 0, txpool_contentFrom: 1, txpool_status: 0, txpool_inspect: 0,
-  debug_traceTransaction: 2, debug_traceCall: 3, debug_traceBlockByNumber: 2, debug_traceBlockByHash: 2, debug_intermediateRoots: 2, debug_traceBadBlock: 2, debug_storageRangeAt: 5, debug_getBadBlocks: 0, debug_preimage: 1, debug_getModifiedAccountsByNumber: 2, debug_getModifiedAccountsByHash: 2, debug_dumpBlock: 1, debug_accountRange: 6,
+  debug_traceTransaction: 2, debug_traceCall: 3, debug_traceBlockByNumber: 2, debug_traceBlockByHash: 2, debug_intermediateRoots: 2, debug_traceBadBlock: 2, debug_storageRangeAt: 5, debug_getBadBlocks: 0, debug_preimage: 1, debug_getModifiedAccountsByNumber: 2, debug_getModifiedAccountsByHash: 2, debug_dumpBlock: 1, debug_accountRange: 6, debug_getAccessibleState: 2,
   debug_getRawHeader: 1, debug_getRawBlock: 1, debug_getRawReceipts: 1, debug_getRawTransaction: 1, debug_printBlock: 1,
 };
 
