@@ -24,6 +24,8 @@ if (mtime(bundle) < mtime(compiled) || !existsSync(bundle)) {
   }
   execFileSync(process.execPath, [join(root, 'scripts/bundle.mjs')], { stdio: 'inherit' });
 }
+// The bundle's import() goes through this module's own (src/dynamicImport.ts says why).
+globalThis.__powderImport = (specifier) => import(specifier);
 const { exports, saveCodeCacheLater } = loadBundle(bundle);
 await exports.main(process.argv.slice(2));
 saveCodeCacheLater();

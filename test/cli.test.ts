@@ -160,3 +160,76 @@ test('CLI: starts from flags, env and a config file; prints the banner once; ser
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** Starts the CLI and resolves once it printed its banner: the URL and a stop function. */
+async function startCLI(args: string[]): Promise<{ url: string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.on('close', r));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (/RPC: +http/.test(stdout)) resolve();
+    });
+    child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
+  });
+  const url = /^Powder: a local Avalanche node \((https?:\/\/127\.0\.0\.1:\d+)\)$/m.exec(stdout)![1];
+  return {
+    url,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+test('CLI with its code cache: what loads on first use (profilers, HTTPS) still loads', async () => {
+  const dir = tempDir();
+  const running: { stop: () => Promise<number | null> }[] = [];
+  const start = async (args: string[]) => {
+    const n = await startCLI(args);
+    running.push(n);
+    return n;
+  };
+  try {
+    // The first start makes the plain code cache if the build has not (after a second of running).
+    const first = await start(['--data-dir', dir, '--http-port', '0', '--db-type', 'memdb', '--log-display-level', 'off']);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(await first.stop(), 0);
+    const { url, stop } = await start(['--data-dir', dir, '--http-port', '0', '--db-type', 'memdb', '--api-admin-enabled', '--log-display-level', 'off']);
+    const admin = (method: string) =>
+      fetch(url + '/ext/admin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }) }).then((r) => r.json() as Promise<any>);
+    // node:inspector is imported by the first profile: from the cached bundle this failed with
+    // "A dynamic import callback was not specified".
+    assert.deepEqual(await admin('admin.startCPUProfiler'), { jsonrpc: '2.0', result: {}, id: 1 });
+    assert.deepEqual(await admin('admin.stopCPUProfiler'), { jsonrpc: '2.0', result: {}, id: 1 });
+    assert.deepEqual(await admin('admin.memoryProfile'), { jsonrpc: '2.0', result: {}, id: 1 });
+    assert.ok(existsSync(join(dir, 'profiles', 'cpu.profile')) && existsSync(join(dir, 'profiles', 'mem.profile')));
+    assert.equal(await stop(), 0);
+    // HTTPS (node:https, imported when TLS is on).
+    const { generateKeyPairSync } = await import('node:crypto');
+    const { selfSignedCertificate } = await import('../src/node/certificate.js');
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(join(dir, 'key.pem'), privateKey.export({ format: 'pem', type: 'pkcs8' }) as string);
+    writeFileSync(join(dir, 'cert.pem'), selfSignedCertificate(privateKey));
+    const tls = await start(['--data-dir', dir, '--http-port', '0', '--db-type', 'memdb', '--log-display-level', 'off', '--http-tls-enabled', `--http-tls-key-file=${join(dir, 'key.pem')}`, `--http-tls-cert-file=${join(dir, 'cert.pem')}`]);
+    assert.match(tls.url, /^https:/);
+    const https = await import('node:https');
+    const chainId = await new Promise<string>((resolve, reject) => {
+      const req = https.request(tls.url + '/ext/bc/dev/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, rejectUnauthorized: false }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(JSON.parse(text).result));
+      });
+      req.on('error', reject);
+      req.end('{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}');
+    });
+    assert.equal(chainId, '0xa8ca');
+    assert.equal(await tls.stop(), 0);
+  } finally {
+    await Promise.all(running.map((n) => n.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

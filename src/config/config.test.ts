@@ -141,6 +141,9 @@ test('durations: Go syntax, or nanoseconds as a JSON number', () => {
   assert.equal(parseDuration(30_000_000_000), 30_000);
   assert.throws(() => parseDuration('10x'));
   assert.throws(() => parseDuration('30'));
+  // Go's int64 nanoseconds: 2562047h is the longest whole-hour duration.
+  assert.equal(parseDuration('2562047h'), 2562047 * 3_600_000);
+  assert.throws(() => parseDuration('2562048h'), /^Error: time: invalid duration "2562048h"$/);
 });
 
 /** Each bad input: the error is a ConfigError, one line, naming what is wrong. */

@@ -121,6 +121,8 @@ export function parseDuration(v: unknown): number {
     pos = re.lastIndex;
   }
   if (pos !== body.length) throw new Error(`time: invalid duration "${v}"`);
+  // Go's Duration is an int64 of nanoseconds: anything longer (~292 years) is refused.
+  if (total * 1e6 > 9223372036854775807) throw new Error(`time: invalid duration "${v}"`);
   return neg ? -total : total;
 }
 

@@ -18,6 +18,7 @@ import type { NodeServices } from '../vms/types.js';
 import { ValidatorManager, type ValidatorDefinition } from '../validators/manager.js';
 import { validatorsService } from '../validators/service.js';
 import { CONTINUOUS_SUBDIR, ContinuousProfiler } from '../profiler/continuous.js';
+import { dynamicImport } from '../dynamicImport.js';
 
 export class Node implements NodeServices {
   readonly config: NodeConfig;
@@ -160,7 +161,7 @@ export class Node implements NodeServices {
       allowedHosts: c.httpAllowedHosts,
       allowedOrigins: c.httpAllowedOrigins,
       timeouts: { idleMs: c.httpIdleTimeoutMs, readMs: c.httpReadTimeoutMs, readHeaderMs: c.httpReadHeaderTimeoutMs, writeMs: c.httpWriteTimeoutMs },
-      tls: c.httpTls && { ...c.httpTls, https: await import('node:https') },
+      tls: c.httpTls && { ...c.httpTls, https: await dynamicImport<typeof import('node:https')>('node:https') },
       onHandlerError: (err, url) => this.log.error('HTTP handler failed', { path: url, error: String((err as Error)?.stack ?? err) }),
     });
     const addr = await this.http.listen();
@@ -258,7 +259,8 @@ export class Node implements NodeServices {
       // AvalancheGo's shutdown: a failing health check first, so load balancers move away.
       this.shuttingDown = true;
       this.log.info('sleeping after registering shutdown health check', { duration: `${wait}ms` });
-      await new Promise((r) => setTimeout(r, wait));
+      // Node's timers fire at once past 2^31-1 ms: a longer wait is a chain of shorter ones.
+      for (let left = wait; left > 0; left -= 2 ** 31 - 1) await new Promise((r) => setTimeout(r, Math.min(left, 2 ** 31 - 1)));
     }
     await this.http?.close().catch(() => {});
     await this.chains.shutdown();

@@ -3,6 +3,7 @@
 import type { Session } from 'node:inspector/promises';
 import { ProfileBuilder, nowNanos, type V8CallFrame } from './pprof.js';
 import type { Profile } from 'pprof-format';
+import { dynamicImport } from '../dynamicImport.js';
 
 /** V8's Profiler.Profile (the .cpuprofile JSON). */
 export interface V8CpuProfile {
@@ -35,7 +36,7 @@ export class CpuProfileSession {
     try {
       if (!this.session) {
         // node:inspector loads with the first profile, not at every start.
-        const { Session } = await import('node:inspector/promises');
+        const { Session } = await dynamicImport<typeof import('node:inspector/promises')>('node:inspector/promises');
         const s = new Session();
         s.connect();
         this.session = s;

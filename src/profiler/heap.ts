@@ -4,6 +4,7 @@ import type { Session } from 'node:inspector/promises';
 import type { Profile } from 'pprof-format';
 import { Mutex } from './locks.js';
 import { ProfileBuilder, nowNanos, type V8CallFrame } from './pprof.js';
+import { dynamicImport } from '../dynamicImport.js';
 
 /** Average bytes between samples: Go's runtime.MemProfileRate default (512 KiB). */
 export const HEAP_SAMPLING_INTERVAL = 512 * 1024;
@@ -40,7 +41,7 @@ export async function acquireHeapSampler(): Promise<HeapSampler> {
       shared.users++;
       return;
     }
-    const { Session } = await import('node:inspector/promises'); // loaded with the first profile
+    const { Session } = await dynamicImport<typeof import('node:inspector/promises')>('node:inspector/promises'); // loaded with the first profile
     const session = new Session();
     session.connect();
     try {

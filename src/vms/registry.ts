@@ -8,6 +8,7 @@ import { Aliaser } from '../ids/aliaser.js';
 import { parseID, vmIDFromName } from '../ids/ids.js';
 import type { Logger } from '../logging/logger.js';
 import { isVMFactory, PLUGIN_PROTOCOL_VERSION, type VMFactory } from './types.js';
+import { dynamicImport } from '../dynamicImport.js';
 
 export const SUBNET_EVM_ID = vmIDFromName('subnetevm');
 
@@ -230,7 +231,7 @@ export class VMRegistry {
       const url = `${pathToFileURL(path).href}?v=${st.mtimeNs}-${st.size}`;
       let mod: Record<string, unknown>;
       try {
-        mod = await import(url);
+        mod = await dynamicImport<Record<string, unknown>>(url);
       } catch (e) {
         throw new Error(`failed to load VM plugin ${path}: ${errorText(e)}`);
       }
