@@ -136,7 +136,24 @@ test('bad input to the test controls: out-of-range times and counts are -32602, 
   await rpc('evm_mine', ['18446744073709551']);
   const last = await rpc('eth_getBlockByNumber', ['latest', false]);
   assert.equal(BigInt(last.timestamp), 18446744073709551n);
-  assert.equal(await rpc('evm_revert', [snap]), true);
+  // 615 ms are left; blocks are at least 1 ms apart: 616 blocks cannot be made, and none is.
+  await bad('anvil_mine', ['0x268'], /^invalid argument 0: 616 blocks 1 ms apart would pass the largest block time \(18446744073709551615 ms\)$/);
+  assert.equal((await rpc('eth_getBlockByNumber', ['latest', false])).hash, last.hash);
+  await rpc('anvil_mine', ['0x2', '0x1']).then(
+    () => assert.fail('two blocks 1 s apart fit in 615 ms?'),
+    (e: { code: number }) => assert.equal(e.code, -32602),
+  );
+  // Blocks until the last millisecond (the clock runs on from there), then the miner refuses.
+  try {
+    let end: { code: number; message: string } | undefined;
+    for (let i = 0; i < 700 && !end; i++) end = await rpc('evm_mine', []).then(() => undefined, (e) => e);
+    assert.ok(end, 'the miner stopped');
+    assert.equal(end.code, -32000);
+    assert.match(end.message, /^cannot build a block at 184467440737095516\d\d ms: block times end at 18446744073709551615 ms \(uint64\)$/);
+    assert.ok(BigInt((await rpc('eth_getBlockByNumber', ['latest', false])).timestampMilliseconds) <= 2n ** 64n - 1n);
+  } finally {
+    assert.equal(await rpc('evm_revert', [snap]), true);
+  }
 });
 
 test('interval mining longer than Node\'s timers allow (2^31 ms) waits instead of mining every millisecond', async () => {

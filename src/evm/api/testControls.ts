@@ -7,6 +7,7 @@ import type { EvmBackend } from './backend.js';
 import { hexQ } from './format.js';
 import type { MethodTable } from './eth.js';
 import { timeMs } from '../chain/header.js';
+import { MAX_BLOCK_TIME_MS } from '../miner/miner.js';
 
 interface Snapshot {
   number: bigint;
@@ -61,8 +62,11 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   };
 
   const mineBlocks = async (count: bigint, intervalS?: bigint) => {
-    if (intervalS !== undefined && count > 1n && timeMs(chain.head.header) / 1000n + (count - 1n) * intervalS > MAX_TIMESTAMP_S) {
-      throw invalidArg(1, `${count} blocks ${intervalS} s apart would pass the largest block time (${MAX_TIMESTAMP_S} s)`);
+    // Each block is at least 1 ms after its parent (or `intervalS` apart): refuse before mining
+    // any, rather than stop halfway at the end of time.
+    const stepMs = intervalS !== undefined && intervalS > 0n ? intervalS * 1000n : 1n;
+    if (timeMs(chain.head.header) + count * stepMs > MAX_BLOCK_TIME_MS) {
+      throw invalidArg(intervalS !== undefined ? 1 : 0, `${count} blocks ${intervalS !== undefined ? `${intervalS} s` : '1 ms'} apart would pass the largest block time (${MAX_BLOCK_TIME_MS} ms)`);
     }
     for (let i = 0n; i < count; i++) {
       let ts: bigint | undefined;

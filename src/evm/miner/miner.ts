@@ -10,6 +10,16 @@ import type { TxPool } from '../txpool/pool.js';
 import type { BlockBuilder } from './builder.js';
 import { timeMs } from '../chain/header.js';
 
+/** The latest block time a header can carry (uint64 milliseconds). */
+export const MAX_BLOCK_TIME_MS = 2n ** 64n - 1n;
+
+/** The next block would be later than a header can say (the test controls moved time to the end). */
+export class BlockTimeExhaustedError extends Error {
+  constructor(readonly timestampMs: bigint) {
+    super(`cannot build a block at ${timestampMs} ms: block times end at ${MAX_BLOCK_TIME_MS} ms (uint64)`);
+  }
+}
+
 /** The longest delay Node's timers keep. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -83,7 +93,10 @@ export class Miner {
     this.timer = setTimeout(() => {
       if (this.closed) return;
       if (Date.now() < due) return this.scheduleInterval(due, ms);
-      this.mine({ allowEmpty: true }).catch((e) => this.log.warn('interval mining failed', { error: (e as Error).message }));
+      this.mine({ allowEmpty: true }).catch((e) => {
+        this.log.warn('interval mining failed', { error: (e as Error).message });
+        if (e instanceof BlockTimeExhaustedError) this.setIntervalMining(0); // it would fail forever
+      });
       this.scheduleInterval(due + ms > Date.now() ? due + ms : Date.now() + ms, ms);
     }, Math.min(Math.max(wait, 0), MAX_TIMER_MS));
     this.timer.unref?.();
@@ -156,6 +169,8 @@ export class Miner {
       let t = opts.timestampMs ?? this.clock.nextTimestampMs ?? this.clock.nowMs();
       const min = this.minChildMs(parent);
       if (t < min) t = min;
+      // Granite headers carry the time in uint64 milliseconds: past that, no block can be made.
+      if (t > MAX_BLOCK_TIME_MS) throw new BlockTimeExhaustedError(t);
       const built = await this.builder.build(t, opts.allowEmpty);
       if (!built) return undefined;
       await this.chain.store.write(built.ops);
