@@ -236,3 +236,25 @@ test('debug_getAccessibleState: an archive node has every block\'s state', async
   const m = await rpcError(rpc('debug_getAccessibleState', ['0xffffff', '0x0']));
   assert.deepEqual([m.code, m.message], [-32000, 'missing header 16777215']);
 });
+
+test('replays start from the state a block really ran on: after anvil_set* edits of its parent', async () => {
+  const FRESH = '0x00000000000000000000000000000000000000f5';
+  await rpc('anvil_setBalance', [FRESH, '0xde0b6b3a7640000']);
+  await rpc('anvil_setStorageAt', [token, '0x' + '00'.repeat(31) + '63', '0x' + '00'.repeat(31) + '2a']);
+  await rpc('anvil_impersonateAccount', [FRESH]);
+  const h = await rpc('eth_sendTransaction', [{ from: FRESH, to: DEV_ADDRS[2], value: '0x7' }]);
+  await rpc('anvil_stopImpersonatingAccount', [FRESH]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  assert.equal(r.status, '0x1');
+  const b = await rpc('eth_getBlockByHash', [r.blockHash, false]);
+  // The funds came from the edit: a replay from the parent's header state could not pay for the tx.
+  const trace = await rpc('debug_traceTransaction', [h, { tracer: 'callTracer' }]);
+  assert.equal(trace.value, '0x7');
+  assert.deepEqual(await rpc('debug_intermediateRoots', [b.hash]), [b.stateRoot]);
+  const range = await rpc('debug_storageRangeAt', [b.hash, 0, token, '0x', 100]);
+  const edited = keccak256(('0x' + '00'.repeat(31) + '63') as `0x${string}`);
+  assert.equal(range.storage[edited]?.value, '0x' + '00'.repeat(31) + '2a');
+  // A later block still sees it (the edited parent is no longer the head).
+  await rpc('evm_mine', []);
+  assert.deepEqual(await rpc('debug_intermediateRoots', [b.hash]), [b.stateRoot]);
+});

@@ -195,8 +195,14 @@ export class Blockchain {
   }
 
   /** State root to read for a block: the head may carry test-control edits. */
+  /**
+   * The state `b`'s successors were built on: its header's root, or the root a test control's
+   * edit (anvil_set*) left while it was the head (kept per block, so replays of the next block
+   * start from what it really ran on).
+   */
   stateRootOf(b: Block): Uint8Array {
-    return b === this.head || b.hashHex === this.head.hashHex ? this.headStateRoot : b.header.stateRoot;
+    if (b === this.head || b.hashHex === this.head.hashHex) return this.headStateRoot;
+    return this.store.stateOverride(b.hash) ?? b.header.stateRoot;
   }
 
   stateView(b: Block): MerkleStateManager {
