@@ -303,6 +303,35 @@ test('internal-debug: raw header, block, receipts and tx hash and root to what t
   assert.deepEqual([far.code, far.message], [-32000, 'block #99999999 not found']);
 });
 
+test('trace configs decode as geth\'s TraceConfig: a field of the wrong type is -32602 naming it', async () => {
+  const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: storage, data: encodeFunctionData({ abi: S.abi, functionName: 'set', args: [3n] }) }]);
+  const r = await rpc('eth_getTransactionReceipt', [h]);
+  const cases: [unknown, string][] = [
+    [{ disableStorage: 'x' }, 'json: cannot unmarshal string into Go struct field TraceConfig.DisableStorage of type bool'],
+    [{ enableMemory: 1 }, 'json: cannot unmarshal number into Go struct field TraceConfig.EnableMemory of type bool'],
+    [{ reexec: -1 }, 'json: cannot unmarshal number -1 into Go struct field TraceConfig.Reexec of type uint64'],
+    [{ reexec: 'x' }, 'json: cannot unmarshal string into Go struct field TraceConfig.Reexec of type uint64'],
+    [{ timeout: 5 }, 'json: cannot unmarshal number into Go struct field TraceConfig.Timeout of type string'],
+    [{ tracer: 7 }, 'json: cannot unmarshal number into Go struct field TraceConfig.Tracer of type string'],
+    [{ limit: 1.5 }, 'json: cannot unmarshal number 1.5 into Go struct field TraceConfig.Limit of type int'],
+  ];
+  for (const [cfg, text] of cases) {
+    for (const [method, params] of [
+      ['debug_traceTransaction', [h, cfg]],
+      ['debug_traceBlockByNumber', [r.blockNumber, cfg]],
+      ['debug_intermediateRoots', [r.blockHash, cfg]],
+      ['debug_traceBadBlock', [r.blockHash, cfg]],
+    ] as const) {
+      const e = await rpcError(rpc(method, params as unknown as unknown[]));
+      assert.deepEqual([e.code, e.message], [-32602, `invalid argument 1: ${text}`], `${method} ${JSON.stringify(cfg)}`);
+    }
+  }
+  const call = await rpcError(rpc('debug_traceCall', [{ to: storage }, 'latest', { disableStack: 'no' }]));
+  assert.deepEqual([call.code, call.message], [-32602, 'invalid argument 2: json: cannot unmarshal string into Go struct field TraceCallConfig.DisableStack of type bool']);
+  // Keys match without case; null is no value.
+  assert.ok((await rpc('debug_traceTransaction', [h, { DISABLESTORAGE: true, reexec: null, Timeout: '5s' }])).structLogs.length > 0);
+});
+
 test('no gas refunds: clearing a storage slot costs intrinsic + execution gas in full', async () => {
   const s2 = await deploy(encodeDeployData({ abi: S.abi, bytecode: S.bytecode, args: [5n] }));
   const data = encodeFunctionData({ abi: S.abi, functionName: 'set', args: [0n] });

@@ -1,7 +1,7 @@
 // debug_* (services "debug-tracer" and "internal-debug") and txpool_* ("internal-tx-pool").
 import { RLP } from '@ethereumjs/rlp';
 import { RpcError, type RpcMethod } from '../rpc/server.js';
-import { uint64NumberArg } from '../rpc/params.js';
+import { jsonKind, uint64NumberArg } from '../rpc/params.js';
 import { createTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import { encodeHeader } from '../chain/header.js';
@@ -12,13 +12,59 @@ import { blockRLP } from './eth.js';
 import { hexD, hexQ, txJSON } from './format.js';
 import type { MethodTable } from './eth.js';
 
-function traceConfig(p: unknown[], i: number): { name?: string; cfg: unknown } {
+/** TraceConfig's own fields (and logger.Config's, embedded) with their Go names and types. */
+const TRACE_CONFIG_FIELDS: Record<string, [goName: string, type: 'bool' | 'int' | 'string' | 'uint64' | 'raw' | 'object']> = {
+  enablememory: ['EnableMemory', 'bool'],
+  disablestack: ['DisableStack', 'bool'],
+  disablestorage: ['DisableStorage', 'bool'],
+  enablereturndata: ['EnableReturnData', 'bool'],
+  debug: ['Debug', 'bool'],
+  limit: ['Limit', 'int'],
+  overrides: ['overrides', 'object'],
+  tracer: ['Tracer', 'string'],
+  timeout: ['Timeout', 'string'],
+  reexec: ['Reexec', 'uint64'],
+  tracerconfig: ['TracerConfig', 'raw'],
+};
+
+/**
+ * geth's tracers.TraceConfig, decoded with the params as Go does (keys match without case; a value
+ * of the wrong type is -32602 naming the struct field). The tracer's own `tracerConfig` is decoded
+ * later, when the tracer is made (createTracer).
+ */
+function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { name?: string; cfg: unknown } {
   const v = p[i];
   if (v === undefined || v === null) return { cfg: {} };
-  if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : typeof v} into Go value of type tracers.TraceConfig`);
-  const t = (v as Record<string, unknown>).tracer;
-  if (t !== undefined && t !== null && typeof t !== 'string') throw invalidArg(i, `json: cannot unmarshal ${typeof t} into Go struct field TraceConfig.tracer of type string`);
-  return { name: (t as string | undefined) ?? undefined, cfg: v };
+  if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : jsonKind(v)} into Go value of type tracers.${struct}`);
+  let name: string | undefined;
+  for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
+    const f = TRACE_CONFIG_FIELDS[k.toLowerCase()];
+    if (!f || value === null) continue;
+    const [goName, type] = f;
+    const bad = (what: string, goType: string) => invalidArg(i, `json: cannot unmarshal ${what} into Go struct field ${struct}.${goName} of type ${goType}`);
+    const kind = jsonKind(value);
+    switch (type) {
+      case 'bool':
+        if (typeof value !== 'boolean') throw bad(kind, 'bool');
+        break;
+      case 'string':
+        if (typeof value !== 'string') throw bad(kind, 'string');
+        if (goName === 'Tracer') name = value;
+        break;
+      case 'int':
+        if (typeof value !== 'number') throw bad(kind, 'int');
+        if (!Number.isInteger(value)) throw bad(`number ${value}`, 'int');
+        break;
+      case 'uint64':
+        if (typeof value !== 'number') throw bad(kind, 'uint64');
+        if (!Number.isInteger(value) || value < 0) throw bad(`number ${value}`, 'uint64');
+        break;
+      case 'object':
+        if (typeof value !== 'object' || Array.isArray(value)) throw bad(kind, 'params.ChainConfig');
+        break;
+    }
+  }
+  return { name, cfg: v };
 }
 
 /** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */
@@ -87,7 +133,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     const args = parseCallArgs(required(p, 0), 0);
     const spec = opt(p, 1, blockNumberOrHash);
     const b = be.resolveForState(spec);
-    const { name, cfg } = traceConfig(p, 2);
+    const { name, cfg } = traceConfig(p, 2, 'TraceCallConfig');
     const t = createTracer(name, cfg);
     const c = (p[2] ?? {}) as Record<string, unknown>;
     const overrides = parseStateOverrides(c.stateOverrides, 2);
