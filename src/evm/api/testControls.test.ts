@@ -127,8 +127,10 @@ test('bad input to the test controls: out-of-range times and counts are -32602, 
   }
   await bad('evm_mine', [{ blocks: 1e7 }], /^invalid argument 0: cannot mine 10000000 blocks/);
   // Interval mining: whole milliseconds.
-  await bad('evm_setIntervalMining', [0.001], /^invalid argument 0: interval must be a non-negative whole number of milliseconds$/);
+  await bad('evm_setIntervalMining', [0.001], /^invalid argument 0: interval must be a non-negative whole number of milliseconds below 2\^53$/);
   await bad('evm_setIntervalMining', [-5], /^invalid argument 0: /);
+  await bad('evm_increaseTime', [-1], /^invalid argument 0: -1 is not a non-negative whole number \(a number, a decimal string or a hex quantity\)$/);
+  await bad('anvil_mine', [1.5], /^invalid argument 0: 1.5 is not a non-negative whole number/);
   const after = await rpc('eth_getBlockByNumber', ['latest', false]);
   assert.equal(after.hash, before.hash, 'nothing was mined');
   // The largest time still works, and the chain goes on from there... on a copy: revert after.

@@ -17,6 +17,8 @@ interface Snapshot {
 
 function num(v: unknown, i: number): bigint {
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
+  // Numbers are accepted (as on Anvil and Hardhat), so a bad one is named as such.
+  if (typeof v === 'number') throw invalidArg(i, `${v} is not a non-negative whole number (a number, a decimal string or a hex quantity)`);
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
   return quantity(v, i);
 }
@@ -128,7 +130,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   m.set('evm_setIntervalMining', (p) => {
     const v = required(p, 0);
     const ms = typeof v === 'number' ? v : Number(num(v, 0));
-    if (!Number.isSafeInteger(ms) || ms < 0) throw invalidArg(0, 'interval must be a non-negative whole number of milliseconds');
+    if (!Number.isSafeInteger(ms) || ms < 0) throw invalidArg(0, 'interval must be a non-negative whole number of milliseconds below 2^53');
     miner.setIntervalMining(ms);
     if (ms > 0) miner.automine = false;
     return true;
