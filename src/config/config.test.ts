@@ -260,6 +260,8 @@ test('flags of the real node for what Powder lacks: accepted (and checked), or a
     rmSync(dir, { recursive: true, force: true });
   }
   assert.match(err([`--subnet-config-content=${b64('[')}`]), /^--subnet-config-content: could not unmarshal JSON: /);
+  assert.match(err([`--subnet-config-content=${b64({ notAnID: {} })}`]), /^--subnet-config-content: couldn't parse subnetID "notAnID": /);
+  resolveConfig({ argv: [`--subnet-config-content=${b64({ [SUBNET]: { validatorOnly: true } })}`] });
   // HTTPS needs a usable key and certificate.
   assert.match(err(['--http-tls-enabled']), /^--http-tls-enabled needs --http-tls-key-file or --http-tls-key-file-content$/);
   assert.match(err(['--http-tls-enabled', '--http-tls-key-file=/nonexistent/k.pem', '--http-tls-cert-file=/nonexistent/c.pem']), /^--http-tls-key-file: open \/nonexistent\/k.pem: no such file or directory$/);

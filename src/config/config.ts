@@ -361,6 +361,13 @@ function checkSubnetConfigs(content: Buffer | undefined, dir: string, explicit: 
   if (content !== undefined) {
     const obj = parse(content.toString('utf8'), '--subnet-config-content');
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) throw new ConfigError('--subnet-config-content: could not unmarshal JSON: expected an object of subnet IDs');
+    for (const id of Object.keys(obj)) {
+      try {
+        parseID(id);
+      } catch (e) {
+        throw new ConfigError(`--subnet-config-content: couldn't parse subnetID "${id}": ${(e as Error).message}`);
+      }
+    }
     return;
   }
   if (!existsSync(dir)) {
