@@ -509,8 +509,8 @@ export class EvmBackend {
     const common = chain.commons.get(chain.forkAt(head.header.timestamp));
     // geth's types.Transaction.UnmarshalBinary checks, in its order and words.
     if (raw.length === 0 || (raw[0] <= 0x7f && raw.length <= 1)) throw new RpcError(-32000, 'typed transaction too short');
-    if (raw.length > 0 && raw[0] === 3) throw new RpcError(-32000, 'transaction type not supported');
-    if (raw.length > 0 && raw[0] === 4) throw new RpcError(-32000, 'transaction type not supported');
+    // Typed envelopes other than 0x01 and 0x02 (blob, set-code, unknown): Subnet-EVM takes none.
+    if (raw[0] <= 0x7f && raw[0] !== 1 && raw[0] !== 2) throw new RpcError(-32000, 'transaction type not supported');
     const shape = txShapeError(raw);
     if (shape) throw new RpcError(-32000, shape);
     let tx: TypedTransaction;

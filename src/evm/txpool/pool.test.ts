@@ -52,6 +52,7 @@ test('raw bytes that are no transaction: geth\'s decoding errors, the node uncha
   assert.equal(await sendErr('0x02c0'), 'rlp: too few elements for types.DynamicFeeTx');
   assert.equal(await sendErr('0x02' + 'cd' + '01'.repeat(13)), 'rlp: input list has too many elements for types.DynamicFeeTx');
   assert.equal(await sendErr('0x0201'), 'rlp: expected input list for types.DynamicFeeTx');
+  for (const type of ['00', '05', '7f']) assert.equal(await sendErr('0x' + type + 'c0'), 'transaction type not supported', type);
   // A valid signed tx with a byte after it.
   const good = signTx(1, { nonce: await nonceOf(1), to: DEV_ADDRS[0], value: 1n });
   assert.equal(await sendErr(good + '00'), 'rlp: input contains more than one value');
