@@ -118,52 +118,9 @@ test('CLI: --help lists every flag; --version prints the version', async () => {
   assert.equal(v.stdout, 'avalanchego/1.14.2 (powder)\n');
 });
 
-test('CLI: starts from flags, env and a config file; prints the banner once; serves; stops on SIGTERM', async () => {
-  const dir = tempDir();
-  try {
-    const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ 'api-admin-enabled': true, 'log-display-level': 'off' }));
-    const child = spawn(process.execPath, [BIN, '--data-dir', dir, '--http-port', '0', `--config-file=${file}`], {
-      cwd: ROOT,
-      env: { ...process.env, AVAGO_NETWORK_ID: 'network-4242' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise<number | null>((r) => child.on('close', r));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (d) => {
-        stdout += d;
-        if (/RPC: +http/.test(stdout)) resolve();
-      });
-      child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
-    });
-    const url = /^Powder: a local Avalanche node \((http:\/\/127\.0\.0\.1:\d+)\)$/m.exec(stdout)?.[1];
-    assert.ok(url, stdout);
-    assert.equal(stdout.match(/^Powder: /gm)!.length, 1, 'banner printed once');
-    const nodeID = /^ {2}NodeID: +(NodeID-\S+)$/m.exec(stdout)?.[1];
-    assert.match(stdout, new RegExp(`^  data dir: +${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
-    assert.match(stdout, /^ {2}network: +network-4242 \(4242\)$/m);
-    assert.match(stdout, /^Chain dev$/m);
-    assert.match(stdout, /^ {2}ID: +[1-9A-HJ-NP-Za-km-z]{49,50}$/m);
-    assert.match(stdout, new RegExp(`^  RPC: +${url}/ext/bc/dev/rpc$`, 'm'));
-    const post = (path: string, method: string) =>
-      fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) }).then((r) => r.json() as Promise<any>);
-    assert.equal((await post('/ext/info', 'info.getNodeID')).result.nodeID, nodeID);
-    assert.equal((await post('/ext/info', 'info.getNetworkID')).result.networkID, '4242');
-    assert.deepEqual((await post('/ext/admin', 'admin.getChainAliases')).error?.code, -32000, 'admin enabled by the config file');
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
-    await assert.rejects(fetch(url + '/ext/info'));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-/** Starts the CLI and resolves once it printed its banner: the URL and a stop function. */
-async function startCLI(args: string[]): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the CLI and resolves once it printed its banner: its URL, what it printed, a stop function. */
+async function startCLI(args: string[], env: Record<string, string> = {}): Promise<{ url: string; stdout: string; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -178,12 +135,39 @@ async function startCLI(args: string[]): Promise<{ url: string; stop: () => Prom
   const url = /^Powder: a local Avalanche node \((https?:\/\/127\.0\.0\.1:\d+)\)$/m.exec(stdout)![1];
   return {
     url,
+    stdout,
     stop: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
     },
   };
 }
+
+test('CLI: starts from flags, env and a config file; prints the banner once; serves; stops on SIGTERM', async () => {
+  const dir = tempDir();
+  try {
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ 'api-admin-enabled': true, 'log-display-level': 'off' }));
+    const { url, stdout, stop } = await startCLI(['--data-dir', dir, '--http-port', '0', `--config-file=${file}`], { AVAGO_NETWORK_ID: 'network-4242' });
+    assert.match(stdout, /^Powder: a local Avalanche node \(http:\/\/127\.0\.0\.1:\d+\)$/m);
+    assert.equal(stdout.match(/^Powder: /gm)!.length, 1, 'banner printed once');
+    const nodeID = /^ {2}NodeID: +(NodeID-\S+)$/m.exec(stdout)?.[1];
+    assert.match(stdout, new RegExp(`^  data dir: +${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    assert.match(stdout, /^ {2}network: +network-4242 \(4242\)$/m);
+    assert.match(stdout, /^Chain dev$/m);
+    assert.match(stdout, /^ {2}ID: +[1-9A-HJ-NP-Za-km-z]{49,50}$/m);
+    assert.match(stdout, new RegExp(`^  RPC: +${url}/ext/bc/dev/rpc$`, 'm'));
+    const post = (path: string, method: string) =>
+      fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) }).then((r) => r.json() as Promise<any>);
+    assert.equal((await post('/ext/info', 'info.getNodeID')).result.nodeID, nodeID);
+    assert.equal((await post('/ext/info', 'info.getNetworkID')).result.networkID, '4242');
+    assert.deepEqual((await post('/ext/admin', 'admin.getChainAliases')).error?.code, -32000, 'admin enabled by the config file');
+    assert.equal(await stop(), 0);
+    await assert.rejects(fetch(url + '/ext/info'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('CLI with its code cache: what loads on first use (profilers, HTTPS) still loads', async () => {
   const dir = tempDir();
