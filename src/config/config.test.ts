@@ -29,6 +29,8 @@ function sample(def: FlagDef): { text: string; json: unknown; parsed: unknown } 
     case 'genesis-file-content':
     case 'upgrade-file':
     case 'upgrade-file-content':
+    case 'bootstrap-ips': // one without the other is refused (tested below)
+    case 'bootstrap-ids':
       return { text: '', json: '', parsed: '' };
     // true needs a key and certificate / is refused (tested below).
     case 'http-tls-enabled':
@@ -229,6 +231,13 @@ test('flags of the real node for what Powder lacks: accepted (and checked), or a
   assert.equal(c.stakingHost, '10.0.0.1');
   assert.equal(c.raw['sybil-protection-enabled'], false);
   assert.match(err(['--db-read-only']), /^--db-read-only is not supported/);
+  // Bootstrappers: checked as AvalancheGo reads them, then unused.
+  const peer = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+  resolveConfig({ argv: [`--bootstrap-ips=127.0.0.1:9651,[::1]:9653`, `--bootstrap-ids=${peer},${peer}`] });
+  assert.equal(err(['--bootstrap-ips=notanip', `--bootstrap-ids=${peer}`]), "couldn't parse bootstrap ip notanip: not an ip:port");
+  assert.equal(err(['--bootstrap-ips=host:1', `--bootstrap-ids=${peer}`]), `couldn't parse bootstrap ip host:1: ParseAddr("host"): unable to parse IP`);
+  assert.match(err(['--bootstrap-ips=1.2.3.4:9651', '--bootstrap-ids=garbage']), /^couldn't parse bootstrap peer id garbage: /);
+  assert.equal(err(['--bootstrap-ips=1.2.3.4:9651']), 'expected the number of bootstrapIPs (1) to match the number of bootstrapIDs (0)');
   for (const k of ['genesis-file', 'genesis-file-content', 'upgrade-file', 'upgrade-file-content']) {
     assert.match(err([`--${k}=x`]), new RegExp(`^--${k} is not supported: Powder has no primary network`));
   }

@@ -13,7 +13,8 @@ import {
 } from './flags.js';
 import { parseNetworkID, networkName } from './network.js';
 import { decodeStdBase64 } from '../vms/registry.js';
-import { EMPTY_ID, isValidID, parseID } from '../ids/ids.js';
+import { EMPTY_ID, isValidID, parseID, parseNodeID } from '../ids/ids.js';
+import { isIP } from 'node:net';
 
 export interface NodeConfig {
   dataDir: string;
@@ -240,6 +241,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     if (id === EMPTY_ID) throw new ConfigError('--track-subnets: cannot track primary network');
     if (!trackSubnets.includes(id)) trackSubnets.push(id);
   }
+  checkBootstrappers(String(merged.get('bootstrap-ips')), String(merged.get('bootstrap-ids')));
   const chainConfigContent = isSet('chain-config-content') ? parseChainConfigContent(b64('chain-config-content')) : undefined;
   checkSubnetConfigs(isSet('subnet-config-content') ? b64('subnet-config-content') : undefined, path('subnet-config-dir'), isSet('subnet-config-dir'));
 
@@ -344,6 +346,35 @@ function parseChainConfigContent(json: Buffer): Map<string, { config?: Buffer; u
     out.set(chain, entry);
   }
   return out;
+}
+
+/**
+ * --bootstrap-ips / --bootstrap-ids are checked as AvalancheGo reads them (ip:port and NodeID lists
+ * of the same length) though Powder has no peers to dial.
+ */
+function checkBootstrappers(ipsText: string, idsText: string): void {
+  const ips = ipsText.split(',').filter((x) => x !== '');
+  const nodeIDs = idsText.split(',').filter((x) => x !== '');
+  for (const ip of ips) {
+    const colon = ip.lastIndexOf(':');
+    const host = colon < 0 ? '' : ip.slice(0, colon).replace(/^\[(.*)\]$/, '$1');
+    const port = colon < 0 ? '' : ip.slice(colon + 1);
+    let why: string | undefined;
+    if (colon < 0) why = 'not an ip:port';
+    else if (!isIP(host)) why = `ParseAddr(${JSON.stringify(host)}): unable to parse IP`;
+    else if (!/^\d+$/.test(port) || Number(port) > 65535) why = `invalid port ${JSON.stringify(port)} parsing ${JSON.stringify(ip)}`;
+    if (why) throw new ConfigError(`couldn't parse bootstrap ip ${ip}: ${why}`);
+  }
+  for (const id of nodeIDs) {
+    try {
+      parseNodeID(id);
+    } catch (e) {
+      throw new ConfigError(`couldn't parse bootstrap peer id ${id}: ${(e as Error).message}`);
+    }
+  }
+  if (ips.length !== nodeIDs.length) {
+    throw new ConfigError(`expected the number of bootstrapIPs (${ips.length}) to match the number of bootstrapIDs (${nodeIDs.length})`);
+  }
 }
 
 /**
