@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
 import { resolveConfig, ConfigError } from './config.js';
+import { selfSignedCertificate } from '../node/certificate.js';
 import { FLAGS, parseDuration, type FlagDef } from './flags.js';
 
 const SUBNET = '217wrx8uXfeMatrqrv3q9fLqqd7UR3zx2CfFDngJvTYTcwt1wE';
@@ -275,4 +277,11 @@ test('flags of the real node for what Powder lacks: accepted (and checked), or a
   assert.match(err(['--http-tls-enabled']), /^--http-tls-enabled needs --http-tls-key-file or --http-tls-key-file-content$/);
   assert.match(err(['--http-tls-enabled', '--http-tls-key-file=/nonexistent/k.pem', '--http-tls-cert-file=/nonexistent/c.pem']), /^--http-tls-key-file: open \/nonexistent\/k.pem: no such file or directory$/);
   assert.match(err(['--http-tls-enabled', `--http-tls-key-file-content=${b64('junk')}`, `--http-tls-cert-file-content=${b64('junk')}`]), /^--http-tls-enabled: the key or certificate is not usable PEM: /);
+  const pem = () => {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    return { key: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, cert: selfSignedCertificate(privateKey) };
+  };
+  const [a, b] = [pem(), pem()];
+  resolveConfig({ argv: ['--http-tls-enabled', `--http-tls-key-file-content=${b64(a.key)}`, `--http-tls-cert-file-content=${b64(a.cert)}`] });
+  assert.equal(err(['--http-tls-enabled', `--http-tls-key-file-content=${b64(a.key)}`, `--http-tls-cert-file-content=${b64(b.cert)}`]), '--http-tls-enabled: tls: private key does not match public key');
 });

@@ -223,12 +223,14 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
       throw new ConfigError(`--http-tls-enabled needs --${file} or --${content}`);
     };
     httpTls = { key: pem('key'), cert: pem('cert') };
+    let matches: boolean;
     try {
-      createPrivateKey(httpTls.key);
-      new X509Certificate(httpTls.cert);
+      matches = new X509Certificate(httpTls.cert).checkPrivateKey(createPrivateKey(httpTls.key));
     } catch (e) {
       throw new ConfigError(`--http-tls-enabled: the key or certificate is not usable PEM: ${(e as Error).message}`);
     }
+    // Go's tls.X509KeyPair text.
+    if (!matches) throw new ConfigError('--http-tls-enabled: tls: private key does not match public key');
   }
   const trackSubnets: string[] = [];
   for (const id of String(merged.get('track-subnets')).split(',')) {
