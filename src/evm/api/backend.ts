@@ -142,6 +142,20 @@ function callOutcomeResult(out: CallOutcome): string {
 /** Fields of each tx type geth decodes, by type byte (legacy: any first byte above 0x7f). */
 const TX_FIELDS: Record<number, { name: string; fields: number }> = { 0: { name: 'LegacyTx', fields: 9 }, 1: { name: 'AccessListTx', fields: 11 }, 2: { name: 'DynamicFeeTx', fields: 12 } };
 
+/** ethereumjs' tx value names → geth's field and Go type, for rlp decoding errors. */
+const GETH_TX_FIELDS: Record<string, [string, string]> = {
+  nonce: ['Nonce', 'uint64'],
+  gasLimit: ['Gas', 'uint64'],
+  gasPrice: ['GasPrice', '*big.Int'],
+  maxPriorityFeePerGas: ['GasTipCap', '*big.Int'],
+  maxFeePerGas: ['GasFeeCap', '*big.Int'],
+  value: ['Value', '*big.Int'],
+  chainId: ['ChainID', '*big.Int'],
+  v: ['V', '*big.Int'],
+  r: ['R', '*big.Int'],
+  s: ['S', '*big.Int'],
+};
+
 /** geth's rlp error for a tx that is not one RLP list of its type's field count, else undefined. */
 function txShapeError(raw: Uint8Array): string | undefined {
   const legacy = raw[0] > 0x7f;
@@ -520,6 +534,12 @@ export class EvmBackend {
       const m = (e as Error).message;
       // ethereumjs validates in the constructor what geth checks in the pool.
       if (m.startsWith('maxFeePerGas cannot be less than maxPriorityFeePerGas')) throw new RpcError(-32000, 'max priority fee per gas higher than max fee per gas');
+      const zeros = /^(\w+) cannot have leading zeroes/.exec(m);
+      const field = zeros && GETH_TX_FIELDS[zeros[1]];
+      if (field) {
+        const tx = TX_FIELDS[raw[0] > 0x7f ? 0 : raw[0]]?.name ?? 'LegacyTx';
+        throw new RpcError(-32000, `rlp: non-canonical integer (leading zero bytes) for ${field[1]}, decoding into (types.${tx}).${field[0]}`);
+      }
       if (/type|unknown transaction/i.test(m) && raw[0] < 0x7f) throw new RpcError(-32000, 'transaction type not supported');
       // geth: types.Sender fails (wrong chain id, bad signature values) → ErrInvalidSender.
       if (/chain ?id|signature|Invalid Signature|v value|s-value|s value/i.test(m)) throw new RpcError(-32000, 'invalid sender');

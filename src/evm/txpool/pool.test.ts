@@ -53,6 +53,14 @@ test('raw bytes that are no transaction: geth\'s decoding errors, the node uncha
   assert.equal(await sendErr('0x02' + 'cd' + '01'.repeat(13)), 'rlp: input list has too many elements for types.DynamicFeeTx');
   assert.equal(await sendErr('0x0201'), 'rlp: expected input list for types.DynamicFeeTx');
   for (const type of ['00', '05', '7f']) assert.equal(await sendErr('0x' + type + 'c0'), 'transaction type not supported', type);
+  // Integers with leading zero bytes, named as geth's decoder names them.
+  const { RLP } = await import('@ethereumjs/rlp');
+  const b = (hex: string) => Buffer.from(hex, 'hex');
+  const to = b('00'.repeat(19) + '01');
+  const legacy = RLP.encode([b('0001'), b('05'), b('5208'), to, b(''), b(''), b('1b'), b('01'), b('01')]);
+  assert.equal(await sendErr('0x' + Buffer.from(legacy).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce');
+  const dynamic = RLP.encode([b('a8ca'), b(''), b('01'), b('0005'), b('5208'), to, b(''), b(''), [], b(''), b('01'), b('01')]);
+  assert.equal(await sendErr('0x02' + Buffer.from(dynamic).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.DynamicFeeTx).GasFeeCap');
   // A valid signed tx with a byte after it.
   const good = signTx(1, { nonce: await nonceOf(1), to: DEV_ADDRS[0], value: 1n });
   assert.equal(await sendErr(good + '00'), 'rlp: input contains more than one value');
