@@ -256,7 +256,8 @@ test('flags of the real node for what Powder lacks: accepted (and checked), or a
   assert.equal(cc.has('other'), false);
   assert.equal(resolveConfig({ argv: [] }).chainConfigContent, undefined);
   assert.match(err(['--chain-config-content=%%%']), /^--chain-config-content: unable to decode base64 content: illegal base64 data at input byte 0/);
-  assert.match(err([`--chain-config-content=${b64('{nope')}`]), /^--chain-config-content: could not unmarshal JSON: /);
+  assert.equal(err([`--chain-config-content=${b64('{nope')}`]), "--chain-config-content: could not unmarshal JSON: invalid character 'n' looking for beginning of object key string");
+  assert.equal(err([`--chain-config-content=${b64('{"dev":')}`]), '--chain-config-content: could not unmarshal JSON: unexpected end of JSON input');
   assert.match(err([`--chain-config-content=${b64([1])}`]), /cannot unmarshal array into Go value of type map\[string\]chains.ChainConfig/);
   assert.match(err([`--chain-config-content=${b64({ dev: { Config: 5 } })}`]), /cannot unmarshal number into Go struct field ChainConfig.Config of type \[\]uint8/);
   // Subnet configs are read and checked.

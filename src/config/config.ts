@@ -15,6 +15,7 @@ import { parseNetworkID, networkName } from './network.js';
 import { decodeStdBase64 } from '../vms/registry.js';
 import { EMPTY_ID, isValidID, parseID, parseNodeID } from '../ids/ids.js';
 import { isIP } from 'node:net';
+import { parseJsonGoErrors } from '../evm/config/json.js';
 
 export interface NodeConfig {
   dataDir: string;
@@ -322,7 +323,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
 function parseChainConfigContent(json: Buffer): Map<string, { config?: Buffer; upgrade?: Buffer }> {
   let obj: unknown;
   try {
-    obj = JSON.parse(json.toString('utf8'));
+    obj = parseJsonGoErrors(json.toString('utf8'));
   } catch (e) {
     throw new ConfigError(`--chain-config-content: could not unmarshal JSON: ${(e as Error).message}`);
   }
@@ -386,7 +387,7 @@ function checkBootstrappers(ipsText: string, idsText: string): void {
 function checkSubnetConfigs(content: Buffer | undefined, dir: string, explicit: boolean): void {
   const parse = (text: string, what: string) => {
     try {
-      return JSON.parse(text) as unknown;
+      return parseJsonGoErrors(text);
     } catch (e) {
       throw new ConfigError(`${what}: could not unmarshal JSON: ${(e as Error).message}`);
     }

@@ -3,6 +3,7 @@
 import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from '../txpool/pool.js';
 import type { VmConfig } from './backend.js';
 import { goTypeName } from '../../rpc/gorilla.js';
+import { parseJsonGoErrors } from '../config/json.js';
 
 export const DEFAULT_ETH_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
 /** The dev chain also serves txpool_*, debug_* and eth_accounts (documented in docs/dev-chain.md). */
@@ -66,7 +67,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   if (raw && raw.length) {
     const text = Buffer.from(raw).toString('utf8');
     try {
-      const v = JSON.parse(text);
+      const v = parseJsonGoErrors(text) as Record<string, unknown> | null;
       if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('json: cannot unmarshal into Go value of type config.Config');
       c = v;
     } catch (e) {

@@ -20,6 +20,23 @@ export function parseJson(text: string): JsonValue {
   return v;
 }
 
+/**
+ * JSON.parse with Go's json.Unmarshal syntax error texts (`unexpected end of JSON input`,
+ * `invalid character 'x' looking for beginning of object key string`, …) instead of V8's.
+ */
+export function parseJsonGoErrors(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    try {
+      parseJson(text);
+    } catch (goError) {
+      if (goError instanceof JsonSyntaxError) throw goError;
+    }
+    throw e;
+  }
+}
+
 export function parseJsonBytes(bytes: Uint8Array): JsonValue {
   return parseJson(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
 }
