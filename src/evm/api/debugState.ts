@@ -5,29 +5,27 @@
 import { RLP } from '@ethereumjs/rlp';
 import { createAccountFromRLP, createAddressFromString } from '@ethereumjs/util';
 import { RpcError } from '../rpc/server.js';
-import { GoTypeError, arg, jsonKind, missingArgument, uint64NumberArg } from '../rpc/params.js';
+import { boolArg, intNumberArg, uint64NumberArg } from '../rpc/params.js';
 import type { Block } from '../chain/blockchain.js';
 import { FlatStateManager } from '../state/flat.js';
 import { changedLeaves, leavesFrom } from '../state/trieRange.js';
-import { address, blockNumber, blockNumberOrHash, bool, bytes, hash32, required, type BlockSpec } from './args.js';
+import { address, blockNumber, blockNumberOrHash, bytes, hash32, required, type BlockSpec } from './args.js';
 import { checksumAddress } from '../chain/devAccounts.js';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
 import { hexD } from './format.js';
 import { replayBlock } from './replay.js';
 
-/** A Go `int` argument, given as a bare JSON number. */
-function intArg(v: unknown, i: number): number {
-  if (v === undefined) throw missingArgument(i);
-  return arg(i, () => {
-    if (v === null) return 0;
-    if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'int');
-    if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63) throw new GoTypeError(`number ${v}`, 'int');
-    return v;
-  });
-}
-
 const word = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex').padStart(64, '0');
+/** Entries sorted by key as Go encodes a map. */
+const byKey = <T>(entries: [string, T][]) => Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The state view of `block`, whose tries can be walked (trieAt). */
+function walkableView(be: EvmBackend, block: Block): FlatStateManager {
+  const sm = be.chain.stateView(block);
+  if (!(sm instanceof FlatStateManager)) throw new Error('debug: unexpected state manager');
+  return sm;
+}
 
 interface StorageRange {
   storage: Record<string, { key: string | null; value: string }>;
@@ -41,13 +39,14 @@ interface StorageRange {
  */
 async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRange> {
   const spec = blockNumberOrHash(required(p, 0), 0);
-  const txIndex = intArg(p[1], 1);
+  const txIndex = intNumberArg(p[1], 1);
   const contract = address(required(p, 2), 2);
   const start = bytes(required(p, 3), 3);
-  const max = intArg(p[4], 4);
+  const max = intNumberArg(p[4], 4);
   const block = be.resolveForState(spec);
   if (block.header.number === 0n) throw new RpcError(-32000, 'no transaction in genesis');
   const { sm, txs, run } = await replayBlock(be, block);
+  if (!(sm instanceof FlatStateManager)) throw new Error('debug: unexpected state manager');
   if (!(txIndex === 0 && txs.length === 0)) {
     if (txIndex < 0 || txIndex >= txs.length) throw new RpcError(-32000, `transaction index ${txIndex} out of range for block ${hexD(block.hash)}`);
     for (let i = 0; i < txIndex; i++) await run(i);
@@ -56,7 +55,6 @@ async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRang
   await sm.getStateRoot(); // writes the changed storage tries' nodes to the view's store
   const account = await sm.getAccount(createAddressFromString(contract));
   if (!account) throw new RpcError(-32000, `account ${contract.slice(2)} doesn't exist`);
-  if (!(sm instanceof FlatStateManager)) throw new Error('debug_storageRangeAt: unexpected state manager');
   const storage: StorageRange['storage'] = {};
   let nextKey: string | null = null;
   let n = 0;
@@ -77,13 +75,18 @@ async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRang
  * root) differs between the states of `start` and `end` (accounts only in `start` are not
  * reported), in trie key order, each named by its recorded preimage.
  */
-async function modifiedAccounts(be: EvmBackend, start: Block, end: Block): Promise<string[] | null> {
+async function modifiedAccounts(be: EvmBackend, start: Block, end: Block | undefined): Promise<string[] | null> {
+  // One block: what it changed against its parent.
+  if (end === undefined) {
+    const parent = be.chain.blockByHash(start.header.parentHash);
+    if (!parent) throw new RpcError(-32000, `block ${start.header.number.toString(16)} has no parent`);
+    [start, end] = [parent, start];
+  }
   if (start.header.number >= end.header.number) {
     throw new RpcError(-32000, `start block height (${start.header.number}) must be less than end block height (${end.header.number})`);
   }
   const chain = be.chain;
-  const sm = chain.stateView(end);
-  if (!(sm instanceof FlatStateManager)) throw new Error('debug_getModifiedAccounts: unexpected state manager');
+  const sm = walkableView(be, end);
   const out: string[] = [];
   for await (const [key] of changedLeaves(sm.trieAt(chain.stateRootOf(start)), sm.trieAt(chain.stateRootOf(end)))) {
     const address = chain.state.preimage(key);
@@ -113,8 +116,7 @@ interface DumpConfig {
 async function rawDump(be: EvmBackend, block: Block, conf: DumpConfig): Promise<Record<string, unknown>> {
   const chain = be.chain;
   const root = chain.stateRootOf(block);
-  const sm = chain.stateView(block);
-  if (!(sm instanceof FlatStateManager)) throw new Error('debug dump: unexpected state manager');
+  const sm = walkableView(be, block);
   const reader = chain.state.reader(chain.commons.get(chain.forkAt(block.header.timestamp)), root);
   const accounts: [string, Record<string, unknown>][] = [];
   let next: Uint8Array | undefined;
@@ -138,7 +140,7 @@ async function rawDump(be: EvmBackend, block: Block, conf: DumpConfig): Promise<
         const slot = chain.state.preimage(slotKey);
         slots.push([word(slot ?? new Uint8Array()), Buffer.from(RLP.decode(slotValue) as Uint8Array).toString('hex')]);
       }
-      if (slots.length) entry.storage = Object.fromEntries(slots.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      if (slots.length) entry.storage = byKey(slots);
     }
     if (addressBytes) entry.address = hexD(addressBytes);
     entry.key = hexD(key);
@@ -146,7 +148,7 @@ async function rawDump(be: EvmBackend, block: Block, conf: DumpConfig): Promise<
   }
   const dump: Record<string, unknown> = {
     root: Buffer.from(root).toString('hex'),
-    accounts: Object.fromEntries(accounts.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    accounts: byKey(accounts),
   };
   if (next) dump.next = Buffer.from(next).toString('base64');
   return dump;
@@ -173,13 +175,8 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
     const endNum = p[1] === undefined || p[1] === null ? undefined : uint64NumberArg(p[1], 1);
     const start = be.chain.blockByNumber(startNum);
     if (!start) throw new RpcError(-32000, `start block ${startNum.toString(16)} not found`);
-    if (endNum === undefined) {
-      const parent = be.chain.blockByHash(start.header.parentHash);
-      if (!parent) throw new RpcError(-32000, `block ${start.header.number.toString(16)} has no parent`);
-      return modifiedAccounts(be, parent, start);
-    }
-    const end = be.chain.blockByNumber(endNum);
-    if (!end) throw new RpcError(-32000, `end block ${endNum} not found`);
+    const end = endNum === undefined ? undefined : be.chain.blockByNumber(endNum);
+    if (endNum !== undefined && !end) throw new RpcError(-32000, `end block ${endNum} not found`);
     return modifiedAccounts(be, start, end);
   });
   m.set('debug_getModifiedAccountsByHash', (p) => {
@@ -187,13 +184,8 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
     const endHash = p[1] === undefined || p[1] === null ? undefined : hash32(p[1], 1);
     const start = be.chain.blockByHash(Buffer.from(startHash.slice(2), 'hex'));
     if (!start) throw new RpcError(-32000, `start block ${startHash.slice(2)} not found`);
-    if (endHash === undefined) {
-      const parent = be.chain.blockByHash(start.header.parentHash);
-      if (!parent) throw new RpcError(-32000, `block ${start.header.number.toString(16)} has no parent`);
-      return modifiedAccounts(be, parent, start);
-    }
-    const end = be.chain.blockByHash(Buffer.from(endHash.slice(2), 'hex'));
-    if (!end) throw new RpcError(-32000, `end block ${endHash.slice(2)} not found`);
+    const end = endHash === undefined ? undefined : be.chain.blockByHash(Buffer.from(endHash.slice(2), 'hex'));
+    if (endHash !== undefined && !end) throw new RpcError(-32000, `end block ${endHash.slice(2)} not found`);
     return modifiedAccounts(be, start, end);
   });
   m.set('debug_dumpBlock', (p) => {
@@ -203,9 +195,8 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
   m.set('debug_accountRange', (p) => {
     const block = dumpBlockAt(be, blockNumberOrHash(required(p, 0), 0));
     const start = bytes(required(p, 1), 1);
-    const maxResults = intArg(p[2], 2);
-    const flag = (i: number) => (p[i] === undefined ? (() => { throw missingArgument(i); })() : p[i] === null ? false : bool(p[i], i));
-    const [nocode, nostorage, incompletes] = [flag(3), flag(4), flag(5)];
+    const maxResults = intNumberArg(p[2], 2);
+    const [nocode, nostorage, incompletes] = [boolArg(p[3], 3), boolArg(p[4], 4), boolArg(p[5], 5)];
     const max = maxResults > ACCOUNT_RANGE_MAX || maxResults <= 0 ? ACCOUNT_RANGE_MAX : maxResults;
     return rawDump(be, block, { skipCode: nocode, skipStorage: nostorage, onlyWithAddresses: !incompletes, start, max });
   });

@@ -28,7 +28,7 @@ function num(v: unknown, i: number): bigint {
  * second whose milliseconds fit in a uint64. A larger one would be stored and break every later
  * block and every contract reading TIMESTAMP.
  */
-const MAX_TIMESTAMP_S = (2n ** 64n - 1n) / 1000n;
+const MAX_TIMESTAMP_S = MAX_BLOCK_TIME_MS / 1000n;
 /** Blocks one anvil_mine / hardhat_mine / evm_mine call builds (each is a real block). */
 const MAX_MINE_BLOCKS = 1_000_000n;
 

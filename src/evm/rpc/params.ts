@@ -216,6 +216,17 @@ export const bytesArg = (v: unknown, i: number): Uint8Array => (v === undefined 
 export const boolArg = (v: unknown, i: number): boolean => (v === undefined ? fail(missingArgument(i)) : arg(i, () => decodeBool(v)));
 /** An optional *bool argument. */
 export const optBoolArg = (v: unknown, i: number): boolean | undefined => (absent(v) ? undefined : arg(i, () => decodeBool(v)));
+/** A Go `int` argument given as a bare JSON number (null decodes to 0). */
+export const intNumberArg = (v: unknown, i: number): number =>
+  v === undefined
+    ? fail(missingArgument(i))
+    : v === null
+      ? 0
+      : arg(i, () => {
+          if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'int');
+          if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63) throw new GoTypeError(`number ${v}`, 'int');
+          return v;
+        });
 /** A uint64 argument given as a bare JSON number (null decodes to 0, as into a Go uint64). */
 export const uint64NumberArg = (v: unknown, i: number): bigint => (v === undefined ? fail(missingArgument(i)) : v === null ? 0n : arg(i, () => decodeUint64Number(v)));
 /** An optional *uint64 argument given as a bare JSON number. */

@@ -372,7 +372,8 @@ export class EthRpcServer {
       else done(out);
       return;
     }
-    const [msg] = keepRawIds([readMsg(parsed)], text);
+    let msg = readMsg(parsed);
+    if (lossyNumber(msg.id)) [msg] = keepRawIds([msg], text);
     if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return write(undefined);
     const r = this.handleMsg(msg, conn, pending);
     if (r instanceof Promise) r.then((reply) => done(reply?.json), (e) => this.failure(e, write));
