@@ -525,6 +525,8 @@ export class EvmBackend {
     if (raw.length === 0 || (raw[0] <= 0x7f && raw.length <= 1)) throw new RpcError(-32000, 'typed transaction too short');
     // Typed envelopes other than 0x01 and 0x02 (blob, set-code, unknown): Subnet-EVM takes none.
     if (raw[0] <= 0x7f && raw[0] !== 1 && raw[0] !== 2) throw new RpcError(-32000, 'transaction type not supported');
+    // Before ethereumjs decodes: it takes shapes geth's decoder refuses (a 6-field unsigned legacy
+    // tx), so this cannot wait for its error. One more RLP pass of ~100 bytes per tx.
     const shape = txShapeError(raw);
     if (shape) throw new RpcError(-32000, shape);
     let tx: TypedTransaction;
