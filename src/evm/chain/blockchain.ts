@@ -86,9 +86,10 @@ export class Blockchain {
     return forkFor(this.rules.rulesAt(timestamp));
   }
 
-  blockOps(block: Block, receipts: StoredReceipt[]): Op[] {
+  /** The block's writes; `headerRLP`: its header's encoding when the caller has it (it hashed it). */
+  blockOps(block: Block, receipts: StoredReceipt[], headerRLP = encodeHeader(block.header)): Op[] {
     const ops: Op[] = [
-      this.store.bodyOp(block.hash, { headerRLP: encodeHeader(block.header), txs: block.rawTxs, senders: block.senders }),
+      this.store.bodyOp(block.hash, { headerRLP, txs: block.rawTxs, senders: block.senders }),
       this.store.receiptsOp(block.hash, receipts),
       this.store.canonOp(block.header.number, block.hash),
       this.store.headOp(block.hash),

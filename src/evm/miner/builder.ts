@@ -8,7 +8,8 @@ import type { Blockchain, Block } from '../chain/blockchain.js';
 import { orderedTrieRoot } from '../chain/blockchain.js';
 import type { Consensus } from '../chain/consensus.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
-import { EMPTY_UNCLE_HASH, ZERO_HASH, hashHeader, type ChainHeader } from '../chain/header.js';
+import { EMPTY_UNCLE_HASH, ZERO_HASH, encodeHeader, type ChainHeader } from '../chain/header.js';
+import { keccak256 } from '../crypto.js';
 import type { Op, StoredReceipt } from '../chain/store.js';
 import type { EvmFork } from '../chain/common.js';
 import type { PoolTx, TxPool } from '../txpool/pool.js';
@@ -56,6 +57,15 @@ export class BlockBuilder {
       this.vms.set(fork, vm);
     }
     return vm;
+  }
+
+  /**
+   * A sender's nonce at the head state, read through the live state manager: right after a block
+   * it already holds every account the block touched, where a fresh head view would be built and
+   * read through the tries.
+   */
+  async headNonce(from: Address): Promise<bigint> {
+    return (await this.liveState().getAccount(from))?.nonce ?? 0n;
   }
 
   /** Applies a test-control edit to the head state; returns the new root (not yet written). */
@@ -194,7 +204,8 @@ export class BlockBuilder {
       header.stateRoot = stateRoot;
       header.transactionsRoot = await orderedTrieRoot(included.map((p) => p.raw));
       header.receiptsRoot = await orderedTrieRoot(receiptBytes);
-      const hash = hashHeader(header);
+      const headerRLP = encodeHeader(header);
+      const hash = keccak256(headerRLP);
       const block: Block = {
         hash,
         hashHex: hex(hash),
@@ -203,7 +214,7 @@ export class BlockBuilder {
         senders: included.map((p) => Buffer.from(p.from.slice(2), 'hex')),
         _txs: txs,
       };
-      const ops = [...this.chain.state.nodes.takeBatch(), ...this.chain.blockOps(block, receipts), ...(warpOf(chain)?.acceptOps(receipts) ?? [])];
+      const ops = [...this.chain.state.nodes.takeBatch(), ...this.chain.blockOps(block, receipts, headerRLP), ...(warpOf(chain)?.acceptOps(receipts) ?? [])];
       return { block, receipts, ops, stateRoot, included };
     } catch (e) {
       // Abandon the block: state back to the parent's.

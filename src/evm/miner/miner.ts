@@ -178,8 +178,7 @@ export class Miner {
       this.chain.accepted(built.block, built.receipts, built.stateRoot);
       if (opts.timestampMs === undefined) this.clock.nextTimestampMs = undefined;
       mined = { block: built.block, receipts: built.receipts };
-      const view = this.chain.readView(this.chain.head);
-      await this.pool.reset(async (from) => (await view.getAccount(addressOf(from)))?.nonce ?? 0n);
+      await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
     } finally {
       release();
     }

@@ -11,6 +11,7 @@ import { OverlayDB, TrieNodeDB } from './trieDB.js';
 import { FlatCache, FlatStateManager, preimageKey } from './flat.js';
 import { NodeCache } from './batchTrie.js';
 import { StateReader } from './callState.js';
+import '../debugColors.js'; // before the first trie is made
 
 export class StateStore {
   readonly nodes: TrieNodeDB;
