@@ -2,6 +2,7 @@
 // rule for rule (reference: avalanchego-node.md §1). Every node API (/ext/admin, /ext/info,
 // POST /ext/health) and the Gorilla-style chain endpoints (/validators) use it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GO_MAX_DEPTH_ERROR, exceedsGoJsonDepth } from '../jsonDepth.js';
 import { readBody, BodyTooLargeError } from '../server/body.js';
 import { writeReply, type Reply, type RouteHandler } from '../server/router.js';
 import { RawNumber, lossyNumber, rawIds } from '../evm/rpc/rawIds.js';
@@ -104,6 +105,7 @@ export function goTypeName(v: unknown): string {
  */
 export function parseGoJSON(text: string): unknown {
   if (text.trim() === '') throw new Error('EOF');
+  if (exceedsGoJsonDepth(text)) throw new Error(GO_MAX_DEPTH_ERROR);
   try {
     return JSON.parse(text);
   } catch (e) {

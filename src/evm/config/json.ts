@@ -4,6 +4,8 @@
 //   objects are null-prototype records (so keys like "__proto__" are plain data).
 // Errors mimic Go's encoding/json texts where a user can see them.
 
+import { GO_MAX_DEPTH_ERROR, exceedsGoJsonDepth } from '../../jsonDepth.js';
+
 export type JsonValue = null | boolean | string | bigint | number | JsonValue[] | JsonObject;
 export interface JsonObject {
   [key: string]: JsonValue;
@@ -12,6 +14,8 @@ export interface JsonObject {
 export class JsonSyntaxError extends Error {}
 
 export function parseJson(text: string): JsonValue {
+  // Also keeps the recursive parser below far from the stack's limit.
+  if (exceedsGoJsonDepth(text)) throw new JsonSyntaxError(GO_MAX_DEPTH_ERROR);
   const p = new Parser(text);
   p.ws();
   const v = p.value();
@@ -25,6 +29,7 @@ export function parseJson(text: string): JsonValue {
  * `invalid character 'x' looking for beginning of object key string`, …) instead of V8's.
  */
 export function parseJsonGoErrors(text: string): unknown {
+  if (exceedsGoJsonDepth(text)) throw new JsonSyntaxError(GO_MAX_DEPTH_ERROR);
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -75,11 +80,87 @@ class Parser {
     throw new JsonSyntaxError(`invalid character '${this.s[this.i]}' looking for beginning of value`);
   }
 
+  /**
+   * One value, containers included. Iterative (an explicit stack of open containers), so depth is
+   * bounded by Go's limit (checked before parsing), not by the JS call stack (~4,000 levels).
+   */
   value(): JsonValue {
     const s = this.s;
+    const open: ({ arr: JsonValue[] } | { obj: JsonObject; key: string })[] = [];
+    for (;;) {
+      let v: JsonValue;
+      const c = s[this.i];
+      if (c === '{') {
+        this.i++;
+        this.ws();
+        if (s[this.i] === '}') {
+          this.i++;
+          v = Object.create(null) as JsonObject;
+        } else {
+          open.push({ obj: Object.create(null) as JsonObject, key: this.key() });
+          continue;
+        }
+      } else if (c === '[') {
+        this.i++;
+        this.ws();
+        if (s[this.i] === ']') {
+          this.i++;
+          v = [];
+        } else {
+          open.push({ arr: [] });
+          continue;
+        }
+      } else {
+        v = this.scalar();
+      }
+      // Hand the value to the containers it completes; stop at one that wants another value.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (!top) return v;
+        this.ws();
+        const next = s[this.i];
+        if ('arr' in top) {
+          top.arr.push(v);
+          if (next === ',') {
+            this.i++;
+            this.ws();
+            break;
+          }
+          if (next !== ']') this.expect('after array element');
+          this.i++;
+          open.pop();
+          v = top.arr;
+        } else {
+          top.obj[top.key] = v;
+          if (next === ',') {
+            this.i++;
+            top.key = this.key();
+            break;
+          }
+          if (next !== '}') this.expect('after object key:value pair');
+          this.i++;
+          open.pop();
+          v = top.obj;
+        }
+      }
+    }
+  }
+
+  /** An object member's key and its colon, leaving the position at the value. */
+  private key(): string {
+    this.ws();
+    if (this.s[this.i] !== '"') this.expect('looking for beginning of object key string');
+    const k = this.string();
+    this.ws();
+    if (this.s[this.i] !== ':') this.expect('after object key');
+    this.i++;
+    this.ws();
+    return k;
+  }
+
+  private scalar(): JsonValue {
+    const s = this.s;
     const c = s[this.i];
-    if (c === '{') return this.object();
-    if (c === '[') return this.array();
     if (c === '"') return this.string();
     if (c === 't' && s.startsWith('true', this.i)) return (this.i += 4), true;
     if (c === 'f' && s.startsWith('false', this.i)) return (this.i += 5), false;
@@ -92,44 +173,6 @@ class Parser {
       return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : Number(m[0]);
     }
     return this.fail();
-  }
-
-  object(): JsonObject {
-    const out = Object.create(null) as JsonObject;
-    this.i++;
-    this.ws();
-    if (this.s[this.i] === '}') return this.i++, out;
-    for (;;) {
-      this.ws();
-      if (this.s[this.i] !== '"') this.expect('looking for beginning of object key string');
-      const k = this.string();
-      this.ws();
-      if (this.s[this.i] !== ':') this.expect('after object key');
-      this.i++;
-      this.ws();
-      out[k] = this.value();
-      this.ws();
-      const c = this.s[this.i];
-      if (c === ',') this.i++;
-      else if (c === '}') return this.i++, out;
-      else this.expect('after object key:value pair');
-    }
-  }
-
-  array(): JsonValue[] {
-    const out: JsonValue[] = [];
-    this.i++;
-    this.ws();
-    if (this.s[this.i] === ']') return this.i++, out;
-    for (;;) {
-      this.ws();
-      out.push(this.value());
-      this.ws();
-      const c = this.s[this.i];
-      if (c === ',') this.i++;
-      else if (c === ']') return this.i++, out;
-      else this.expect('after array element');
-    }
   }
 
   string(): string {

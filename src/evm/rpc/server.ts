@@ -3,6 +3,7 @@
 // Subnet-EVM forks as graft/evm/rpc): positional params, batches with limits, notifications,
 // subscriptions over WebSocket, and geth's exact error codes and texts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GO_MAX_DEPTH_ERROR, exceedsGoJsonDepth } from '../../jsonDepth.js';
 import { randomBytes } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { WebSocketServer, WebSocket, RawData } from 'ws';
@@ -690,6 +691,7 @@ export function goKind(v: unknown): string {
  * syntax error text otherwise.
  */
 export function parseFirstValue(text: string): unknown {
+  if (exceedsGoJsonDepth(text)) throw new Error(GO_MAX_DEPTH_ERROR);
   try {
     return JSON.parse(text);
   } catch (e) {
