@@ -49,7 +49,7 @@ test('every Go-standing parser answers "exceeded max depth" past the limit and p
 test('over HTTP: a chain answers geth\'s parse error, a node API Go\'s decoder text, and both go on', async () => {
   const t = await startTestNode({ 'db-type': 'memdb' });
   try {
-    const post = async (path: string, body: string) =>
+    const post = async (path: string, body: string): Promise<any> =>
       (await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json();
     const deep = (method: string, n: number) => `{"jsonrpc":"2.0","id":1,"method":"${method}","params":[${nested(n)}]}`;
     // Object + params array + 9,999 = 10,001 levels.
