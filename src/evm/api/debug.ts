@@ -12,8 +12,8 @@ import { blockRLP } from './eth.js';
 import { hexD, hexQ, txJSON } from './format.js';
 import type { MethodTable } from './eth.js';
 
-/** TraceConfig's own fields (and logger.Config's, embedded) with their Go names and types. */
-const TRACE_CONFIG_FIELDS: Record<string, [goName: string, type: 'bool' | 'int' | 'string' | 'uint64' | 'raw' | 'object']> = {
+/** logger.Config's fields (embedded in TraceConfig and StdTraceConfig) with their Go names and types. */
+export const LOGGER_CONFIG_FIELDS = {
   enablememory: ['EnableMemory', 'bool'],
   disablestack: ['DisableStack', 'bool'],
   disablestorage: ['DisableStorage', 'bool'],
@@ -21,6 +21,11 @@ const TRACE_CONFIG_FIELDS: Record<string, [goName: string, type: 'bool' | 'int' 
   debug: ['Debug', 'bool'],
   limit: ['Limit', 'int'],
   overrides: ['overrides', 'object'],
+} as const;
+
+/** TraceConfig's own fields (and logger.Config's, embedded) with their Go names and types. */
+const TRACE_CONFIG_FIELDS: Record<string, readonly [goName: string, type: 'bool' | 'int' | 'string' | 'uint64' | 'raw' | 'object']> = {
+  ...LOGGER_CONFIG_FIELDS,
   tracer: ['Tracer', 'string'],
   timeout: ['Timeout', 'string'],
   reexec: ['Reexec', 'uint64'],
@@ -32,7 +37,7 @@ const TRACE_CONFIG_FIELDS: Record<string, [goName: string, type: 'bool' | 'int' 
  * of the wrong type is -32602 naming the struct field). The tracer's own `tracerConfig` is decoded
  * later, when the tracer is made (createTracer).
  */
-function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { name?: string; cfg: unknown } {
+export function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { name?: string; cfg: unknown } {
   const v = p[i];
   if (v === undefined || v === null) return { cfg: {} };
   if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : jsonKind(v)} into Go value of type tracers.${struct}`);
@@ -68,7 +73,7 @@ function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { name?: 
 }
 
 /** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */
-async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number): Promise<unknown[]> {
+export async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number): Promise<unknown[]> {
   const { vm, txs, run } = await replayBlock(be, block);
   const out: unknown[] = [];
   for (let i = 0; i < txs.length; i++) {

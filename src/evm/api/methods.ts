@@ -7,6 +7,9 @@ import { ethMethods, type MethodTable } from './eth.js';
 import { debugMethods } from './debug.js';
 import { debugStateMethods } from './debugState.js';
 import { testControlMethods } from './testControls.js';
+import { debugHandlerMethods } from './debugHandler.js';
+import { fileTracerMethods } from './fileTracer.js';
+import { chainAdminMethods } from './chainAdmin.js';
 import { getLogs, parseLogCriteria, type EvmSubscriptions } from './filters.js';
 import { required } from './args.js';
 import { checkArgs } from '../rpc/params.js';
@@ -30,6 +33,7 @@ export function filterMethods(be: EvmBackend, subs: EvmSubscriptions): MethodTab
 
 /** geth's positional-argument counts (optional ones included): more → `too many arguments`. */
 const MAX_ARGS: Record<string, number> = {
+  debug_verbosity: 1, debug_vmodule: 1, debug_memStats: 0, debug_gcStats: 0, debug_cpuProfile: 2, debug_startCPUProfile: 1, debug_stopCPUProfile: 0, debug_goTrace: 2, debug_startGoTrace: 1, debug_stopGoTrace: 0, debug_blockProfile: 2, debug_setBlockProfileRate: 1, debug_writeBlockProfile: 1, debug_mutexProfile: 2, debug_setMutexProfileFraction: 1, debug_writeMutexProfile: 1, debug_writeMemProfile: 1, debug_stacks: 1, debug_freeOSMemory: 0, debug_setGCPercent: 1,
   eth_chainId: 0, eth_blockNumber: 0, eth_gasPrice: 0, eth_baseFee: 0, eth_maxPriorityFeePerGas: 0, eth_syncing: 0,
   eth_accounts: 0, eth_coinbase: 0, eth_etherbase: 0, eth_getChainConfig: 0, eth_getBadBlocks: 0, eth_pendingTransactions: 0,
   net_listening: 0, net_peerCount: 0, net_version: 0, web3_clientVersion: 0, web3_sha3: 1,
@@ -48,6 +52,7 @@ const MAX_ARGS: Record<string, number> = {
   txpool_content: 0, txpool_contentFrom: 1, txpool_status: 0, txpool_inspect: 0,
   debug_traceTransaction: 2, debug_traceCall: 3, debug_traceBlockByNumber: 2, debug_traceBlockByHash: 2, debug_intermediateRoots: 2, debug_traceBadBlock: 2, debug_storageRangeAt: 5, debug_getBadBlocks: 0, debug_preimage: 1, debug_getModifiedAccountsByNumber: 2, debug_getModifiedAccountsByHash: 2, debug_dumpBlock: 1, debug_accountRange: 6, debug_getAccessibleState: 2,
   debug_getRawHeader: 1, debug_getRawBlock: 1, debug_getRawReceipts: 1, debug_getRawTransaction: 1, debug_printBlock: 1,
+  debug_traceBlockFromFile: 2, debug_standardTraceBlockToFile: 2, debug_standardTraceBadBlockToFile: 2, admin_exportChain: 3, admin_importChain: 1,
 };
 
 function withArgLimit(name: string, m: RpcMethod): RpcMethod {
@@ -60,7 +65,15 @@ function withArgLimit(name: string, m: RpcMethod): RpcMethod {
 }
 
 export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<string, RpcMethod> {
-  const services: Record<string, MethodTable> = { ...ethMethods(be), ...debugMethods(be), debug: debugStateMethods(be), 'eth-filter': filterMethods(be, subs) };
+  const services: Record<string, MethodTable> = {
+    ...ethMethods(be),
+    ...debugMethods(be),
+    debug: debugStateMethods(be),
+    'eth-filter': filterMethods(be, subs),
+    'debug-handler': debugHandlerMethods(be),
+    'debug-file-tracer': fileTracerMethods(be),
+    admin: chainAdminMethods(be),
+  };
   const out = new Map<string, RpcMethod>();
   for (const name of be.config.ethApis) {
     const s = services[name];

@@ -2,11 +2,11 @@
 // pool in price-and-nonce order, execution on the live state, roots, and the block's LMDB ops.
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
-import { encodeReceipt, type VM } from '@ethereumjs/vm';
+import { encodeReceipt, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Blockchain, Block } from '../chain/blockchain.js';
 import { orderedTrieRoot } from '../chain/blockchain.js';
-import type { Consensus } from '../chain/consensus.js';
+import type { ChildFields, Consensus } from '../chain/consensus.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
 import { EMPTY_UNCLE_HASH, ZERO_HASH, encodeHeader, type ChainHeader } from '../chain/header.js';
 import { keccak256 } from '../crypto.js';
@@ -97,32 +97,7 @@ export class BlockBuilder {
     const fork = chain.forkAt(fields.timestamp);
     const vm = await this.vmFor(fork);
     const common = this.chain.commons.get(fork);
-    const header: ChainHeader = {
-      parentHash: parent.hash,
-      uncleHash: EMPTY_UNCLE_HASH,
-      coinbase: fields.coinbase,
-      stateRoot: ZERO_HASH,
-      transactionsRoot: ZERO_HASH,
-      receiptsRoot: ZERO_HASH,
-      logsBloom: new Uint8Array(256),
-      difficulty: 1n,
-      number: parent.header.number + 1n,
-      gasLimit: fields.gasLimit,
-      gasUsed: 0n,
-      timestamp: fields.timestamp,
-      extraData: new Uint8Array(),
-      mixHash: ZERO_HASH,
-      nonce: new Uint8Array(8),
-      baseFee: fields.baseFee,
-      blockGasCost: undefined,
-      timestampMilliseconds: fields.timestampMilliseconds,
-      minDelayExcess: fields.minDelayExcess,
-    };
-    if (rules.isEtna) {
-      header.blobGasUsed = 0n;
-      header.excessBlobGas = 0n;
-      header.parentBeaconRoot = ZERO_HASH;
-    }
+    const header = childHeader(parent, fields, rules.isEtna);
     const baseFee = fields.baseFee ?? 0n;
     const execCtx = execBlock(header, common);
 
@@ -163,24 +138,7 @@ export class BlockBuilder {
           const { result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed);
           gasUsed += result.totalGasSpent;
           bytes += p.raw.length;
-          const logs = result.execResult.logs ?? [];
-          const status = result.execResult.exceptionError ? 0 : 1;
-          const r = {
-            status: status as 0 | 1,
-            cumulativeBlockGasUsed: gasUsed,
-            bitvector: result.bloom.bitvector,
-            logs,
-          };
-          receiptBytes.push(encodeReceipt(r, tx.type));
-          for (let k = 0; k < 256; k++) bloom[k] |= result.bloom.bitvector[k];
-          receipts.push({
-            type: tx.type,
-            status: status as 0 | 1,
-            cumulativeGasUsed: gasUsed,
-            gasUsed: result.totalGasSpent,
-            logs: logs.map(([address, topics, data]) => ({ address, topics, data })),
-            contractAddress: result.createdAddress?.bytes,
-          });
+          recordReceipt(tx, result, gasUsed, receiptBytes, bloom, receipts);
           txs.push(tx);
           included.push(p);
         } catch {
@@ -227,4 +185,58 @@ export class BlockBuilder {
 
 export function isProtected(tx: TypedTransaction): boolean {
   return tx.type !== 0 || tx.supports(Capability.EIP155ReplayProtection);
+}
+
+/** The header of `parent`'s child before execution: the derived fields, roots and gas used still empty. */
+export function childHeader(parent: Block, fields: ChildFields, isEtna: boolean): ChainHeader {
+  const header: ChainHeader = {
+    parentHash: parent.hash,
+    uncleHash: EMPTY_UNCLE_HASH,
+    coinbase: fields.coinbase,
+    stateRoot: ZERO_HASH,
+    transactionsRoot: ZERO_HASH,
+    receiptsRoot: ZERO_HASH,
+    logsBloom: new Uint8Array(256),
+    difficulty: 1n,
+    number: parent.header.number + 1n,
+    gasLimit: fields.gasLimit,
+    gasUsed: 0n,
+    timestamp: fields.timestamp,
+    extraData: new Uint8Array(),
+    mixHash: ZERO_HASH,
+    nonce: new Uint8Array(8),
+    baseFee: fields.baseFee,
+    blockGasCost: undefined,
+    timestampMilliseconds: fields.timestampMilliseconds,
+    minDelayExcess: fields.minDelayExcess,
+  };
+  if (isEtna) {
+    header.blobGasUsed = 0n;
+    header.excessBlobGas = 0n;
+    header.parentBeaconRoot = ZERO_HASH;
+  }
+  return header;
+}
+
+/** Appends a tx's receipt (consensus encoding and stored form) and ORs its bloom into the block's. */
+export function recordReceipt(
+  tx: TypedTransaction,
+  result: RunTxResult,
+  cumulativeGasUsed: bigint,
+  receiptBytes: Uint8Array[],
+  bloom: Uint8Array,
+  receipts: StoredReceipt[],
+): void {
+  const logs = result.execResult.logs ?? [];
+  const status = result.execResult.exceptionError ? 0 : 1;
+  receiptBytes.push(encodeReceipt({ status, cumulativeBlockGasUsed: cumulativeGasUsed, bitvector: result.bloom.bitvector, logs }, tx.type));
+  for (let k = 0; k < 256; k++) bloom[k] |= result.bloom.bitvector[k];
+  receipts.push({
+    type: tx.type,
+    status,
+    cumulativeGasUsed,
+    gasUsed: result.totalGasSpent,
+    logs: logs.map(([address, topics, data]) => ({ address, topics, data })),
+    contractAddress: result.createdAddress?.bytes,
+  });
 }

@@ -192,6 +192,17 @@ export class Miner {
     return mined;
   }
 
+  /** Tells the block listeners about a block accepted outside mine() (admin_importChain). */
+  announce(m: MinedBlock): void {
+    for (const l of this.listeners) {
+      try {
+        l(m);
+      } catch (e) {
+        this.log.warn('block listener failed', { error: (e as Error).message });
+      }
+    }
+  }
+
   /** Time of the parent, for evm_setNextBlockTimestamp checks. */
   headTimeMs(): bigint {
     return timeMs(this.chain.head.header);

@@ -1,0 +1,99 @@
+// Blocks as files: the debug_getRawBlock encoding ([header, txs, uncles], §5.3) decoded back into
+// the chain's Block, and the Go-style texts of file-system errors (geth reports os errors as Go
+// prints them: `open /x: no such file or directory`). Used by the debug-file-tracer and admin
+// services (fileTracer.ts, chainAdmin.ts).
+import { RLP } from '@ethereumjs/rlp';
+import { createTxFromRLP } from '@ethereumjs/tx';
+import type { Block, Blockchain } from '../chain/blockchain.js';
+import { decodeHeader, encodeHeader } from '../chain/header.js';
+import { keccak256 } from '../crypto.js';
+import { hexD } from './format.js';
+
+/** A decoding failure, with the text geth's rlp package would give (as near as it can be told). */
+export class BlockDecodeError extends Error {}
+
+type Item = Uint8Array | Item[];
+
+/**
+ * Decodes the first RLP value of `input` as a block; returns it and the bytes after it (geth's
+ * rlp.Stream reads values back to back). Senders are recovered from the signatures, or taken
+ * from the chain when it holds the same block (its impersonated txs carry no real signature).
+ */
+export function decodeBlock(chain: Blockchain, input: Uint8Array): { block: Block; rest: Uint8Array } {
+  if (input.length === 0) throw new BlockDecodeError('EOF');
+  let decoded: { data: Item; remainder: Uint8Array };
+  try {
+    decoded = RLP.decode(input, true) as never;
+  } catch (e) {
+    throw new BlockDecodeError(rlpText((e as Error).message));
+  }
+  const l = decoded.data;
+  if (!Array.isArray(l)) throw new BlockDecodeError('rlp: expected input list for types.extblock');
+  if (l.length < 3) throw new BlockDecodeError('rlp: too few elements for types.extblock');
+  if (l.length > 3) throw new BlockDecodeError('rlp: input list has too many elements for types.extblock');
+  const [h, txs, uncles] = l;
+  if (!Array.isArray(h)) throw new BlockDecodeError('rlp: expected input list for types.Header, decoding into (types.extblock).Header');
+  if (!Array.isArray(txs)) throw new BlockDecodeError('rlp: expected input list for []*types.Transaction, decoding into (types.extblock).Txs');
+  if (!Array.isArray(uncles)) throw new BlockDecodeError('rlp: expected input list for []*types.Header, decoding into (types.extblock).Uncles');
+  if (uncles.length > 0) throw new BlockDecodeError('rlp: uncles are not allowed in a Subnet-EVM block');
+  let header;
+  try {
+    header = decodeHeader(RLP.encode(h as never));
+  } catch (e) {
+    throw new BlockDecodeError(`${(e as Error).message}, decoding into (types.extblock).Header`);
+  }
+  const headerRLP = encodeHeader(header);
+  const hash = keccak256(headerRLP);
+  const rawTxs = txs.map((t) => (Array.isArray(t) ? RLP.encode(t as never) : Uint8Array.from(t)));
+  const block: Block = { hash, hashHex: hexD(hash), header, rawTxs, senders: [] };
+  const known = chain.blockByHash(hash);
+  if (known && known.rawTxs.length === rawTxs.length) {
+    block.senders = known.senders;
+  } else {
+    const common = chain.commons.get(chain.forkAt(header.timestamp));
+    block.senders = rawTxs.map((raw, i) => {
+      try {
+        const tx = createTxFromRLP(raw, { common });
+        return tx.getSenderAddress().bytes;
+      } catch (e) {
+        throw new BlockDecodeError(`transaction ${i}: ${goTxError((e as Error).message)}, decoding into (types.extblock).Txs`);
+      }
+    });
+  }
+  return { block, rest: decoded.remainder };
+}
+
+function rlpText(msg: string): string {
+  // @ethereumjs/rlp: "invalid RLP: expected string length to be greater than 55" and the like;
+  // geth's stream reader says the value runs past the input.
+  if (/remainder|length|too short|out of range|not enough/i.test(msg)) return 'rlp: value size exceeds available input length';
+  return `rlp: ${msg.replace(/^invalid RLP:\s*/i, '')}`;
+}
+
+function goTxError(msg: string): string {
+  if (/signature|recover|v value|invalid (r|s)\b/i.test(msg)) return 'invalid transaction v, r, s values';
+  return msg;
+}
+
+const GO_ERRNO: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'not a directory',
+  EEXIST: 'file exists',
+  ENOSPC: 'no space left on device',
+  EROFS: 'read-only file system',
+  ENAMETOOLONG: 'file name too long',
+  ELOOP: 'too many levels of symbolic links',
+  EMFILE: 'too many open files',
+};
+
+/** Go's *fs.PathError text: `<op> <path>: <errno text>`. */
+export function goPathError(op: string, path: string, e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const text = (err.code && GO_ERRNO[err.code]) ?? err.message;
+  // Node names the failing call (open, read, …) as Go's PathError does.
+  const call = err.syscall === 'open' || err.syscall === 'read' || err.syscall === 'stat' ? err.syscall : op;
+  return `${call} ${path}: ${text}`;
+}

@@ -1,0 +1,203 @@
+// The "admin" service (admin_exportChain / admin_importChain) over real HTTP: a chain exported
+// from one dev node (plain and gzip) is imported into fresh nodes with the same genesis and gives
+// the same blocks, receipts and state; known blocks are skipped; every bad input gets geth's
+// error and leaves the node's chain as it was.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEV_ADDRS, devNodeWithConfig, rpcError, signTx, type Rpc } from '../chain/testkit.js';
+import type { TestNode } from '../../../test/helpers.js';
+
+const CONFIG = { 'eth-apis': ['eth', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-debug', 'debug-tracer', 'debug-file-tracer', 'admin'] };
+// Runtime: SSTORE(0, CALLVALUE + 42); LOG0(0, 0); STOP. Init code copies it out.
+const RUNTIME = '602a340160005560006000a000';
+const INIT = '0x600d600c600039600d6000f3' + RUNTIME;
+
+const nodes: TestNode[] = [];
+let dir: string;
+let a: Rpc;
+let contract: string;
+let head: number;
+/** The node that imported a's chain and mined block 5 on top of it. */
+let b: Rpc;
+
+async function fresh(): Promise<Rpc> {
+  const { node, rpc } = await devNodeWithConfig(CONFIG);
+  nodes.push(node);
+  return rpc;
+}
+
+async function blocks(rpc: Rpc, upTo: number): Promise<any[]> {
+  const out = [];
+  for (let n = 0; n <= upTo; n++) out.push(await rpc('eth_getBlockByNumber', ['0x' + n.toString(16), true]));
+  return out;
+}
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'powder-chainadmin-'));
+  a = await fresh();
+  const h = await a('eth_sendRawTransaction', [signTx(0, { nonce: 0n, data: INIT, gasLimit: 200_000n })]);
+  contract = (await a('eth_getTransactionReceipt', [h])).contractAddress;
+  await a('eth_sendRawTransaction', [signTx(1, { nonce: 0n, to: contract, value: 7n, gasLimit: 100_000n })]);
+  // a block with several txs from different senders, legacy and 1559
+  await a('evm_setAutomine', [false]);
+  try {
+    await a('eth_sendRawTransaction', [signTx(0, { nonce: 1n, to: DEV_ADDRS[2], value: 1000n })]);
+    await a('eth_sendRawTransaction', [signTx(2, { type: 0, nonce: 0n, to: contract, gasLimit: 100_000n })]);
+    await a('eth_sendRawTransaction', [signTx(1, { type: 1, nonce: 1n, to: DEV_ADDRS[0], value: 3n })]);
+    await a('evm_mine', []);
+  } finally {
+    await a('evm_setAutomine', [true]);
+  }
+  await a('evm_mine', []); // an empty block too
+  head = Number(await a('eth_blockNumber'));
+  assert.equal(head, 4);
+});
+
+after(async () => {
+  for (const n of nodes) await n.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('admin_exportChain: the whole chain, RLP blocks back to back as debug_getRawBlock gives them', async () => {
+  const file = join(dir, 'all.rlp');
+  assert.equal(await a('admin_exportChain', [file]), true);
+  let expected = '';
+  for (let n = 0; n <= head; n++) expected += (await a('debug_getRawBlock', ['0x' + n.toString(16)])).slice(2);
+  assert.equal(readFileSync(file).toString('hex'), expected);
+  // a range, gzip-compressed by the name
+  const gz = join(dir, 'range.rlp.gz');
+  assert.equal(await a('admin_exportChain', [gz, 2, 3]), true);
+  const two = (await a('debug_getRawBlock', ['0x2'])).slice(2) + (await a('debug_getRawBlock', ['0x3'])).slice(2);
+  assert.equal(gunzipSync(readFileSync(gz)).toString('hex'), two);
+  // first alone: up to the head
+  const tail = join(dir, 'tail.rlp');
+  assert.equal(await a('admin_exportChain', [tail, 3]), true);
+  const three = (await a('debug_getRawBlock', ['0x3'])).slice(2) + (await a('debug_getRawBlock', ['0x4'])).slice(2);
+  assert.equal(readFileSync(tail).toString('hex'), three);
+});
+
+test('admin_exportChain: geth errors; nothing is overwritten', async () => {
+  const file = join(dir, 'all.rlp');
+  const before = readFileSync(file);
+  assert.deepEqual(await rpcError(a('admin_exportChain', [file])), { code: -32000, message: 'location would overwrite an existing file', data: undefined });
+  assert.deepEqual(readFileSync(file), before);
+  assert.equal((await rpcError(a('admin_exportChain', [join(dir, 'x1.rlp'), null, 2]))).message, 'last cannot be specified without first');
+  assert.equal(existsSync(join(dir, 'x1.rlp')), false);
+  // geth creates the file before it checks the range: the (empty) file stays
+  const x2 = join(dir, 'x2.rlp');
+  assert.equal((await rpcError(a('admin_exportChain', [x2, 3, 1]))).message, 'export failed: first (3) is greater than last (1)');
+  assert.equal(statSync(x2).size, 0);
+  assert.equal((await rpcError(a('admin_exportChain', [join(dir, 'x3.rlp'), 1, 99]))).message, 'export failed on #5: not found');
+  const noDir = join(dir, 'missing', 'x.rlp');
+  assert.equal((await rpcError(a('admin_exportChain', [noDir]))).message, `open ${noDir}: no such file or directory`);
+  assert.equal((await rpcError(a('admin_exportChain', [5]))).message, 'invalid argument 0: json: cannot unmarshal number into Go value of type string');
+  assert.equal((await rpcError(a('admin_exportChain', [join(dir, 'x4.rlp'), '0x1']))).message, 'invalid argument 1: json: cannot unmarshal string into Go value of type uint64');
+  assert.equal((await rpcError(a('admin_exportChain', [join(dir, 'x4.rlp'), -1]))).message, 'invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint64');
+  assert.equal((await rpcError(a('admin_exportChain', [join(dir, 'x4.rlp'), 1, 2, 3]))).message, 'too many arguments, want at most 3');
+  assert.equal((await rpcError(a('admin_exportChain', []))).message, 'missing value for required argument 0');
+  assert.equal(existsSync(join(dir, 'x4.rlp')), false);
+});
+
+test('admin_importChain: a fresh node with the same genesis gets the same blocks, receipts and state', async () => {
+  b = await fresh();
+  const src = await blocks(a, head);
+  assert.equal((await b('eth_getBlockByNumber', ['0x0', false])).hash, src[0].hash, 'same genesis');
+  assert.equal(await b('admin_importChain', [join(dir, 'all.rlp')]), true);
+  assert.equal(Number(await b('eth_blockNumber')), head);
+  assert.deepEqual(await blocks(b, head), src);
+  for (const t of src[3].transactions) assert.deepEqual(await b('eth_getTransactionReceipt', [t.hash]), await a('eth_getTransactionReceipt', [t.hash]));
+  assert.equal(await b('eth_getStorageAt', [contract, '0x0', 'latest']), await a('eth_getStorageAt', [contract, '0x0', 'latest']));
+  assert.equal(await b('eth_getBalance', [DEV_ADDRS[2], 'latest']), await a('eth_getBalance', [DEV_ADDRS[2], 'latest']));
+  // importing again skips the known blocks; so does importing into the node that exported it
+  assert.equal(await b('admin_importChain', [join(dir, 'all.rlp')]), true);
+  assert.equal(await a('admin_importChain', [join(dir, 'all.rlp')]), true);
+  assert.equal(Number(await b('eth_blockNumber')), head);
+  // the imported chain goes on: the next tx is mined on top, with the next nonce
+  const h = await b('eth_sendRawTransaction', [signTx(0, { nonce: 2n, to: contract, value: 1n, gasLimit: 100_000n })]);
+  const r = await b('eth_getTransactionReceipt', [h]);
+  assert.equal(r.status, '0x1');
+  assert.equal(Number(r.blockNumber), head + 1);
+  // and its blocks trace like the original's
+  assert.deepEqual(await b('debug_traceBlockByNumber', ['0x3']), await a('debug_traceBlockByNumber', ['0x3']));
+});
+
+test('admin_importChain: gzip, in parts (known blocks skipped, the rest on top of the head)', async () => {
+  const c = await fresh();
+  const gz = join(dir, 'all.rlp.gz');
+  assert.equal(await a('admin_exportChain', [gz, 0, 2]), true);
+  assert.equal(await c('admin_importChain', [gz]), true);
+  assert.equal(Number(await c('eth_blockNumber')), 2);
+  // blocks 1..4: 1 and 2 are known, 3 and 4 are new
+  const rest = join(dir, 'from1.rlp');
+  assert.equal(await a('admin_exportChain', [rest, 1]), true);
+  assert.equal(await c('admin_importChain', [rest]), true);
+  assert.deepEqual(await blocks(c, head), await blocks(a, head));
+});
+
+test('admin_importChain: geth errors; a bad block is refused and the chain stays as it was', async () => {
+  const d = await fresh();
+  const genesis = await d('eth_getBlockByNumber', ['0x0', false]);
+  const missing = join(dir, 'nope.rlp');
+  assert.deepEqual(await rpcError(d('admin_importChain', [missing])), { code: -32000, message: `open ${missing}: no such file or directory`, data: undefined });
+  const garbage = join(dir, 'garbage.rlp');
+  writeFileSync(garbage, Buffer.from('83010203', 'hex'));
+  assert.equal((await rpcError(d('admin_importChain', [garbage]))).message, 'block 0: failed to parse: rlp: expected input list for types.extblock');
+  // a file with good blocks then garbage: the batch is parsed before anything is inserted
+  const tailJunk = join(dir, 'tailjunk.rlp');
+  writeFileSync(tailJunk, Buffer.concat([readFileSync(join(dir, 'all.rlp')), Buffer.from('83010203', 'hex')]));
+  assert.equal((await rpcError(d('admin_importChain', [tailJunk]))).message, `block ${head + 1}: failed to parse: rlp: expected input list for types.extblock`);
+  assert.equal(Number(await d('eth_blockNumber')), 0);
+  const badGz = join(dir, 'bad.gz');
+  writeFileSync(badGz, 'not gzip at all');
+  assert.equal((await rpcError(d('admin_importChain', [badGz]))).message, 'gzip: invalid header');
+  const truncGz = join(dir, 'trunc.gz');
+  const gzAll = gzipSync(readFileSync(join(dir, 'all.rlp')));
+  writeFileSync(truncGz, gzAll.subarray(0, gzAll.length - 12));
+  assert.equal((await rpcError(d('admin_importChain', [truncGz]))).message, 'unexpected EOF');
+  // blocks 3..4 without 1..2: their parent is unknown
+  const gap = join(dir, 'gap.rlp');
+  assert.equal(await a('admin_exportChain', [gap, 3, 4]), true);
+  assert.equal((await rpcError(d('admin_importChain', [gap]))).message, 'batch 0: failed to insert: unknown ancestor');
+  // block 1 with another state root: re-executing it gives the real one
+  const raw = Buffer.from((await a('debug_getRawBlock', ['0x1'])).slice(2), 'hex');
+  const root = Buffer.from((await a('eth_getBlockByNumber', ['0x1', false])).stateRoot.slice(2), 'hex');
+  const at = raw.indexOf(root);
+  raw[at + 31] ^= 1;
+  const tampered = join(dir, 'tampered.rlp');
+  writeFileSync(tampered, raw);
+  const local = root.toString('hex');
+  root[31] ^= 1;
+  assert.equal((await rpcError(d('admin_importChain', [tampered]))).message, `batch 0: failed to insert: invalid merkle root (remote: ${root.toString('hex')} local: ${local})`);
+  assert.equal(Number(await d('eth_blockNumber')), 0);
+  assert.equal((await d('eth_getBlockByNumber', ['latest', false])).hash, genesis.hash);
+  assert.equal((await rpcError(d('admin_importChain', [1]))).message, 'invalid argument 0: json: cannot unmarshal number into Go value of type string');
+  assert.equal((await rpcError(d('admin_importChain', [missing, 1]))).message, 'too many arguments, want at most 1');
+  assert.equal((await rpcError(d('admin_importChain', []))).message, 'missing value for required argument 0');
+  // the node still works: the good file imports, and new blocks follow
+  assert.equal(await d('admin_importChain', [join(dir, 'all.rlp')]), true);
+  assert.equal(Number(await d('eth_blockNumber')), head);
+  const one = join(dir, 'one.rlp');
+  assert.equal(await a('admin_exportChain', [one, 1, 1]), true);
+  assert.equal(await d('admin_importChain', [one]), true, 'known: skipped');
+
+  // b's block 5 (mined by b on the imported chain) imports into a, whose head is block 4
+  const bChain = join(dir, 'b.rlp.gz');
+  assert.equal(await b('admin_exportChain', [bChain]), true);
+  assert.equal(await a('admin_importChain', [bChain]), true);
+  const b5 = await b('eth_getBlockByNumber', ['0x5', true]);
+  assert.deepEqual(await a('eth_getBlockByNumber', ['0x5', true]), b5);
+  assert.deepEqual(await a('eth_getTransactionReceipt', [b5.transactions[0].hash]), await b('eth_getTransactionReceipt', [b5.transactions[0].hash]));
+  // d mines its own block 5: b's block 5 forks from d's chain and is refused, d keeps its own
+  await d('eth_sendRawTransaction', [signTx(1, { nonce: 2n, to: DEV_ADDRS[2], value: 9n })]);
+  const d5 = await d('eth_getBlockByNumber', ['0x5', false]);
+  assert.notEqual(d5.hash, b5.hash);
+  assert.equal(
+    (await rpcError(d('admin_importChain', [bChain]))).message,
+    `batch 0: failed to insert: block #5 [${b5.hash}] is not a child of the head #5 [${d5.hash}]: this node accepts blocks on top of its head only`,
+  );
+  assert.equal((await d('eth_getBlockByNumber', ['latest', false])).hash, d5.hash);
+});
