@@ -262,7 +262,7 @@ export class Node implements NodeServices {
       // Node's timers fire at once past 2^31-1 ms: a longer wait is a chain of shorter ones.
       for (let left = wait; left > 0; left -= 2 ** 31 - 1) await new Promise((r) => setTimeout(r, Math.min(left, 2 ** 31 - 1)));
     }
-    await this.http?.close().catch(() => {});
+    await this.http?.close(this.config.httpShutdownTimeoutMs).catch(() => {});
     await this.chains.shutdown();
     this.validators.stop();
     for (const f of this.cleanups.reverse()) {

@@ -27,7 +27,21 @@ export interface FastHttpOptions {
   handOff(socket: Socket): void;
   /** A handler that threw or rejected (the answer is a plain 500, as on the node:http path). */
   onHandlerError(err: unknown, url: string): void;
+  /** The server is shutting down: each answer says `Connection: close` and ends its connection. */
+  draining(): boolean;
 }
+
+/** What the server's shutdown needs of a fast-path connection. */
+export interface FastConnectionHandle {
+  /**
+   * Closes the connection if Go's http.Server.Shutdown would: idle between requests, or new with no
+   * request for 5 s. False while a request is being received or answered, or once node:http has it.
+   */
+  closeIfIdle(): boolean;
+}
+
+/** Go's Shutdown waits this long for a new connection's first request before treating it as idle. */
+const NEW_CONN_GRACE_MS = 5000;
 
 /**
  * AvalancheGo's http-idle-timeout, http-read-timeout, http-read-header-timeout and
@@ -72,11 +86,11 @@ interface FastRequest {
 export const fastHttpStats = { answered: 0, handedOff: 0 };
 
 /** Serves one accepted socket until it closes or is handed to node:http. */
-export function serveFast(socket: Socket, opts: FastHttpOptions): void {
-  new FastConnection(socket, opts);
+export function serveFast(socket: Socket, opts: FastHttpOptions): FastConnectionHandle {
+  return new FastConnection(socket, opts);
 }
 
-class FastConnection {
+class FastConnection implements FastConnectionHandle {
   /** Received bytes not yet answered (the head of the next request first). */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -87,6 +101,11 @@ class FastConnection {
    *  (`resume` clears it). */
   private busy = false;
   private ended = false;
+  /** The last answer said `Connection: close` (shutdown): nothing more is read. */
+  private closing = false;
+  private handedOff = false;
+  /** performance.now() at accept until the first request arrives (0 after). */
+  private newSince = performance.now();
   /** performance.now() when the request being received was first seen incomplete (0: none is). */
   private partialSince = 0;
   private deadline: NodeJS.Timeout | undefined;
@@ -116,7 +135,15 @@ class FastConnection {
     if (idle > 0) socket.setTimeout(idle);
   }
 
+  closeIfIdle(): boolean {
+    if (this.handedOff || this.busy || this.pendingBytes > 0) return false;
+    if (this.newSince !== 0 && performance.now() - this.newSince < NEW_CONN_GRACE_MS) return false;
+    this.socket.destroy();
+    return true;
+  }
+
   private received(d: Buffer): void {
+    this.newSince = 0;
     this.pending.push(d);
     this.pendingBytes += d.length;
     if (!this.busy) this.pump();
@@ -124,7 +151,7 @@ class FastConnection {
 
   /** Answers every complete request received, in order, until one is pending or needs node:http. */
   private pump(): void {
-    while (this.pendingBytes > 0 && !this.busy) {
+    while (this.pendingBytes > 0 && !this.busy && !this.closing) {
       if (this.request === undefined) {
         const buf = this.joined();
         const headEnd = buf.indexOf('\r\n\r\n');
@@ -265,6 +292,7 @@ class FastConnection {
       return;
     }
     this.busy = false;
+    if (this.closing) return;
     if (this.ended) {
       this.socket.end();
       return;
@@ -281,12 +309,19 @@ class FastConnection {
     let head = `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? 'unknown'}\r\n${this.opts.nodeHeaderLines}`;
     const h = r.headers;
     for (let i = 0; i < h.length; i += 2) head += `${h[i]}: ${h[i + 1]}\r\n`;
+    if (this.opts.draining()) {
+      // As Go's server in Shutdown (and node:http with shouldKeepAlive off): the last answer on this connection.
+      this.closing = true;
+      this.socket.end(head + dateAndConnection(idleTimeout(this.opts.timeouts)).replace(CONNECTION_LINES, 'Connection: close\r\n\r\n') + r.body);
+      return;
+    }
     this.socket.write(head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body);
   }
 
   /** Gives the connection, with the bytes not yet answered, to node:http. */
   private handOff(): void {
     const s = this.socket;
+    this.handedOff = true;
     fastHttpStats.handedOff++;
     s.removeListener('data', this.onData);
     s.removeListener('end', this.onEnd);
@@ -304,6 +339,9 @@ class FastConnection {
     this.opts.handOff(s);
   }
 }
+
+/** The keep-alive lines dateAndConnection ends with (a draining answer says close instead). */
+const CONNECTION_LINES = /Connection: keep-alive\r\n[^]*$/;
 
 let dateSecond = -1;
 let dateLines = '';

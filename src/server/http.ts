@@ -5,7 +5,7 @@ import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { plain } from '../rpc/gorilla.js';
 import { cleanPath, type Router } from './router.js';
-import { headerTimeout, idleTimeout, serveFast, type FastHttpOptions, type HttpTimeouts } from './fastHttp.js';
+import { headerTimeout, idleTimeout, serveFast, type FastConnectionHandle, type FastHttpOptions, type HttpTimeouts } from './fastHttp.js';
 import type { RouteCalls } from './metrics.js';
 
 export interface HttpServerOptions {
@@ -37,6 +37,8 @@ export class NodeResponse extends http.ServerResponse {
   callStart = 0;
   /** performance.now() after which the answer is not written, the connection closes (Go's write deadline; 0: none). */
   writeDeadline = 0;
+  /** The server's shutdown state: an answer written while it drains closes its connection. */
+  drain: { draining: boolean } | undefined = undefined;
 
   override end(chunk?: unknown, encoding?: unknown, cb?: unknown): this {
     if (this.writeDeadline !== 0 && performance.now() > this.writeDeadline) {
@@ -47,6 +49,7 @@ export class NodeResponse extends http.ServerResponse {
   }
 
   override writeHead(statusCode: number, reason?: unknown, obj?: unknown): this {
+    if (this.drain?.draining) this.shouldKeepAlive = false;
     const pre = this.nodeHeaders;
     if (pre === undefined) return super.writeHead(statusCode, reason as string, obj as http.OutgoingHttpHeaders);
     const headers = typeof reason === 'string' ? obj : (obj ?? reason);
@@ -108,6 +111,11 @@ function closeCall(this: NodeResponse): void {
 export class HttpServer {
   readonly server: http.Server;
   private readonly sockets = new Set<Socket>();
+  /** Connections still on the fast path (shutdown closes the idle ones). */
+  private readonly fastConns = new Map<Socket, FastConnectionHandle>();
+  /** WebSocket connections: Go's Shutdown neither waits for nor closes hijacked connections. */
+  private readonly upgraded = new Set<Duplex>();
+  private readonly drain = { draining: false };
   /** --http-allowed-origins, lower-cased as rs/cors keeps them. */
   private readonly allowedOrigins: string[];
   private readonly allowAllOrigins: boolean;
@@ -159,11 +167,15 @@ export class HttpServer {
       timeouts: t,
       handOff: (s) => httpConnection.call(this.server, s),
       onHandlerError: opts.onHandlerError,
+      draining: () => this.drain.draining,
     };
     this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-      serveFast(s, fast);
+      s.on('close', () => {
+        this.sockets.delete(s);
+        this.fastConns.delete(s);
+      });
+      this.fastConns.set(s, serveFast(s, fast));
     });
   }
 
@@ -177,10 +189,28 @@ export class HttpServer {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * AvalancheGo's shutdown (Go's http.Server.Shutdown with --http-shutdown-timeout, then Close): no
+   * new connections; idle ones close at once; a request being received or answered is finished, its
+   * answer says `Connection: close`; after `timeoutMs` (0: at once) whatever is left is closed, and
+   * WebSocket connections, which Go's Shutdown leaves alone, are closed last.
+   */
+  async close(timeoutMs = 0): Promise<void> {
     const done = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.drain.draining = true;
+    const deadline = performance.now() + timeoutMs;
+    // Go polls from 1 ms, doubling (with jitter) up to 500 ms; 100 ms keeps a stop prompt.
+    for (let pollMs = 1; ; pollMs = Math.min(pollMs * 2, 100)) {
+      this.server.closeIdleConnections();
+      for (const c of this.fastConns.values()) c.closeIfIdle();
+      let active = false;
+      for (const s of this.sockets) if (!this.upgraded.has(s)) active = true;
+      if (!active || performance.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, Math.min(pollMs, deadline - performance.now())));
+    }
     this.server.closeAllConnections();
     for (const s of this.sockets) s.destroy();
+    for (const s of this.upgraded) s.destroy();
     await done;
   }
 
@@ -237,6 +267,7 @@ export class HttpServer {
   }
 
   private onRequest(req: IncomingMessage, res: NodeResponse): void {
+    res.drain = this.drain;
     if (this.cors(req, res)) return;
     if (!this.hostAllowed(req.headers.host)) {
       req.resume();
@@ -279,6 +310,8 @@ export class HttpServer {
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
+    this.upgraded.add(socket);
+    socket.on('close', () => this.upgraded.delete(socket));
     const path = (req.url ?? '/').split('?')[0];
     const handler = this.hostAllowed(req.headers.host) ? this.router.lookup(path) : undefined;
     if (!handler?.upgrade) {
