@@ -162,6 +162,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
       // Let an in-flight block write finish before the database closes.
       const release = await miner.lock.acquire();
       release();
+      backend.close(); // unlocked keys dropped, an ephemeral keystore directory removed
     },
   };
 }

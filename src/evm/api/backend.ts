@@ -28,6 +28,9 @@ import { activePrecompilesJSON, activeRulesJSON, chainConfigJSON, type Genesis }
 import type { ChainContext } from '../../vms/types.js';
 import { effectiveTip } from '../txpool/pool.js';
 import { warpOf, warpPrepareTx } from '../../warp/chain.js';
+import { KeyStore } from '../keystore/keystore.js';
+import { AccountManager } from '../keystore/manager.js';
+import { KeystoreError } from '../keystore/keyfile.js';
 
 export interface VmConfig {
   ethApis: string[];
@@ -48,6 +51,10 @@ export interface VmConfig {
   /** transaction-history / skip-tx-indexing: which mined txs keep a hash lookup. */
   txIndex: TxIndexConfig;
   feeRecipient?: string;
+  /** keystore-directory, made absolute (undefined: an ephemeral directory, as Subnet-EVM's ""). */
+  keystoreDirectory?: string;
+  /** keystore-insecure-unlock-allowed (no effect: Subnet-EVM's ExtRPCEnabled() is always false). */
+  keystoreInsecureUnlockAllowed?: boolean;
 }
 
 /** ethapi.TransactionArgs with lower-case addresses; `data` is the call data (`input` ?? `data`). */
@@ -178,6 +185,10 @@ export class EvmBackend {
   /** Dev accounts that eth_sendTransaction can sign for: lower-case address → key. */
   readonly signers = new Map<string, Uint8Array>();
   readonly impersonated = new Set<string>();
+  /** geth's account manager: the dev accounts and the key directory (src/evm/keystore). */
+  readonly accountManager: AccountManager;
+  /** geth's AddrLocker: one nonce assignment per sender at a time on the signing send paths. */
+  private readonly nonceLocks = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly chain: Blockchain,
@@ -194,6 +205,28 @@ export class EvmBackend {
   ) {
     this.oracle = new GasPriceOracle(config.txPoolPriceLimit);
     for (const a of accounts) this.signers.set(a.address.toLowerCase(), Buffer.from(a.privateKey.slice(2), 'hex'));
+    this.accountManager = new AccountManager(this.signers, new KeyStore({ dir: config.keystoreDirectory }));
+  }
+
+  /** Drops unlocked keys and removes an ephemeral key directory (chain shutdown). */
+  close(): void {
+    this.accountManager.keystore.close();
+  }
+
+  /**
+   * Runs `f` holding the sender's nonce lock when the nonce is left to the node (geth's
+   * AddrLocker around setDefaults, signing and submission), so two sends never take one nonce.
+   */
+  async withNonceLock<T>(from: string, hold: boolean, f: () => Promise<T>): Promise<T> {
+    if (!hold) return f();
+    const prev = this.nonceLocks.get(from) ?? Promise.resolve();
+    const run = prev.then(f, f);
+    const tail = run.catch(() => undefined);
+    this.nonceLocks.set(from, tail);
+    void tail.then(() => {
+      if (this.nonceLocks.get(from) === tail) this.nonceLocks.delete(from);
+    });
+    return run;
   }
 
   get chainId(): bigint {
@@ -584,30 +617,43 @@ export class EvmBackend {
   }
 
   private checkFeeCap(tx: TypedTransaction): void {
+    const price = 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
+    this.checkTxFee(price, tx.gasLimit);
+  }
+
+  /** geth's checkTxFee: price × gas against rpc-tx-fee-cap (in ether; 0 = no cap). */
+  checkTxFee(price: bigint, gas: bigint): void {
     const capEth = this.config.rpcTxFeeCap;
     if (capEth === 0) return;
-    const price = 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
-    const feeWei = price * tx.gasLimit;
+    const feeWei = price * gas;
     const feeEth = Number(feeWei) / 1e18;
     if (feeEth > capEth) throw new RpcError(-32000, `tx fee (${feeEth.toFixed(2)} ether) exceeds the configured cap (${capEth.toFixed(2)} ether)`);
   }
 
-  /** eth_sendTransaction: fill in defaults and sign with a dev key (or impersonate). */
+  /**
+   * eth_sendTransaction: fill in defaults and sign with the wallet's key — a dev key or an unlocked
+   * keystore key (`authentication needed: password or unlock` for a locked one) — or impersonate.
+   */
   async sendTransaction(args: CallArgs): Promise<string> {
     if (!args.from) throw new RpcError(-32000, 'from not specified'); // geth: "from" is required to find the wallet
     const from = args.from.toLowerCase();
-    const key = this.signers.get(from);
+    const wallet = this.accountManager.lookup(from);
     const impersonating = this.config.testControls && this.impersonated.has(from);
-    if (!key && !impersonating) throw new RpcError(-32000, 'unknown account');
-    const tx = await this.fillTransaction(args);
-    if (key) {
-      const signed = tx.sign(key);
-      return this.submit(signed, signed.serialize());
-    }
-    // Impersonated: a fake signature keeps the hash unique; the sender is stored with the block.
-    const signedFake = (tx as unknown as { addSignature(v: bigint, r: bigint, s: bigint, convertV?: boolean): TypedTransaction }).addSignature(0n, BigInt(from), 1n, true);
-    const fake = withSender(signedFake, createAddressFromString(from));
-    return this.submit(fake, fake.serialize());
+    if (!wallet && !impersonating) throw new RpcError(-32000, 'unknown account');
+    return this.withNonceLock(from, args.nonce === undefined, async () => {
+      const tx = await this.fillTransaction(args);
+      // A locked keystore account that is also impersonated is sent as impersonated.
+      const lockedButImpersonated = wallet?.kind === 'keystore' && impersonating && !this.accountManager.keystore.isUnlocked(from);
+      const key = wallet && !lockedButImpersonated ? accountsCall(() => this.accountManager.unlockedKey(wallet)) : undefined;
+      if (key) {
+        const signed = tx.sign(key);
+        return this.submit(signed, signed.serialize());
+      }
+      // Impersonated: a fake signature keeps the hash unique; the sender is stored with the block.
+      const signedFake = (tx as unknown as { addSignature(v: bigint, r: bigint, s: bigint, convertV?: boolean): TypedTransaction }).addSignature(0n, BigInt(from), 1n, true);
+      const fake = withSender(signedFake, createAddressFromString(from));
+      return this.submit(fake, fake.serialize());
+    });
   }
 
   /** geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip). */
@@ -710,6 +756,16 @@ export class EvmBackend {
     const tip = await this.suggestTip();
     const bf = this.consensus.estimateNextBaseFee(this.chain.head, this.miner.clock.nowMs());
     return bf === undefined ? tip : tip + bf;
+  }
+}
+
+/** Runs an account-manager call with geth's errors (unknown account, authentication needed, …) as -32000 RPC errors. */
+export function accountsCall<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof KeystoreError) throw new RpcError(-32000, e.message);
+    throw e;
   }
 }
 

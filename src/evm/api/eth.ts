@@ -22,7 +22,8 @@ import {
   slotKey,
   type BlockSpec,
 } from './args.js';
-import { EvmBackend, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
+import { EvmBackend, accountsCall, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
 import { revertMessage } from '../tracers/errors.js';
 
@@ -344,24 +345,24 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   itx.set('eth_sign', (p) => {
     const a = address(required(p, 0), 0);
     const data = bytes(required(p, 1), 1);
-    const key = be.signers.get(a);
-    if (!key) throw new RpcError(-32000, 'unknown account');
+    // geth: the wallet holding the address signs (a dev key, or a keystore key while unlocked).
+    const key = accountsCall(() => be.accountManager.unlockedKey(be.accountManager.find(a)));
     return hexD(personalSign(key, data));
   });
   itx.set('eth_signTransaction', async (p) => {
     const args = parseCallArgs(required(p, 0), 0);
     if (!args.from) throw new RpcError(-32000, 'from not specified');
-    const key = be.signers.get(args.from);
-    if (!key) throw new RpcError(-32000, 'unknown account');
+    const wallet = accountsCall(() => be.accountManager.find(args.from!));
     if (args.gas === undefined) throw new RpcError(-32000, 'gas not specified');
     if (args.nonce === undefined) throw new RpcError(-32000, 'nonce not specified');
-    const tx = (await be.fillTransaction(args)).sign(key);
-    return { raw: hexD(tx.serialize()), tx: txJSON(tx, args.from) };
+    const tx = await be.fillTransaction(args);
+    return signTransactionResult(tx.sign(accountsCall(() => be.accountManager.unlockedKey(wallet))), args.from);
   });
   itx.set('eth_pendingTransactions', () => {
     const out: unknown[] = [];
+    const mine = new Set(be.accountManager.accounts());
     for (const from of be.pool.senders()) {
-      if (!be.signers.has(from)) continue;
+      if (!mine.has(from)) continue;
       for (const pt of be.pool.split(from).pending) out.push(txJSON(pt.tx, pt.from));
     }
     return out;
@@ -372,7 +373,8 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
 
   // ---- internal-account ----
   const account: MethodTable = new Map();
-  account.set('eth_accounts', () => be.accounts.map((a) => a.address.toLowerCase()));
+  // geth's am.Accounts(): the dev accounts, then the key directory's (src/evm/keystore/manager.ts).
+  account.set('eth_accounts', () => be.accountManager.accounts());
 
   // ---- net / web3 ----
   const net: MethodTable = new Map();
@@ -405,9 +407,14 @@ function timestampArg(p: unknown[], be: EvmBackend): bigint {
   throw invalidArg(0, `json: cannot unmarshal ${t} into Go value of type uint64`);
 }
 
+/** eth_signTransaction's (and personal_signTransaction's) answer: `{raw, tx}`. */
+export function signTransactionResult(tx: TypedTransaction, from: string): { raw: string; tx: Record<string, unknown> } {
+  return { raw: hexD(tx.serialize()), tx: txJSON(tx, from) };
+}
+
 import { nativeSecp } from '../chain/secp.js';
 /** eth_sign: secp256k1 over keccak("\x19Ethereum Signed Message:\n" + len + data), v = 27/28. */
-function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
+export function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
   const prefix = Buffer.from(`\x19Ethereum Signed Message:\n${data.length}`);
   const h = keccak256(Buffer.concat([prefix, data]));
   const { signature, recid } = nativeSecp().ecdsaSign(h, key);

@@ -10,6 +10,7 @@ import { testControlMethods } from './testControls.js';
 import { debugHandlerMethods } from './debugHandler.js';
 import { fileTracerMethods } from './fileTracer.js';
 import { chainAdminMethods } from './chainAdmin.js';
+import { personalMethods } from './personal.js';
 import { getLogs, parseLogCriteria, type EvmSubscriptions } from './filters.js';
 import { required } from './args.js';
 import { checkArgs } from '../rpc/params.js';
@@ -53,6 +54,7 @@ const MAX_ARGS: Record<string, number> = {
   debug_traceTransaction: 2, debug_traceCall: 3, debug_traceBlockByNumber: 2, debug_traceBlockByHash: 2, debug_intermediateRoots: 2, debug_traceBadBlock: 2, debug_storageRangeAt: 5, debug_getBadBlocks: 0, debug_preimage: 1, debug_getModifiedAccountsByNumber: 2, debug_getModifiedAccountsByHash: 2, debug_dumpBlock: 1, debug_accountRange: 6, debug_getAccessibleState: 2,
   debug_getRawHeader: 1, debug_getRawBlock: 1, debug_getRawReceipts: 1, debug_getRawTransaction: 1, debug_printBlock: 1,
   debug_traceBlockFromFile: 2, debug_standardTraceBlockToFile: 2, debug_standardTraceBadBlockToFile: 2, admin_exportChain: 3, admin_importChain: 1,
+  personal_listAccounts: 0, personal_listWallets: 0, personal_openWallet: 2, personal_deriveAccount: 3, personal_newAccount: 1, personal_importRawKey: 2, personal_unlockAccount: 3, personal_lockAccount: 1, personal_sendTransaction: 2, personal_signTransaction: 2, personal_sign: 3, personal_ecRecover: 2, personal_initializeWallet: 1, personal_unpair: 2,
 };
 
 function withArgLimit(name: string, m: RpcMethod): RpcMethod {
@@ -73,6 +75,7 @@ export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<st
     'debug-handler': debugHandlerMethods(be),
     'debug-file-tracer': fileTracerMethods(be),
     admin: chainAdminMethods(be),
+    'internal-personal': personalMethods(be),
   };
   const out = new Map<string, RpcMethod>();
   for (const name of be.config.ethApis) {

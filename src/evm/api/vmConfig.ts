@@ -4,6 +4,9 @@ import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from '../txpool/pool.js';
 import type { VmConfig } from './backend.js';
 import { goTypeName } from '../../rpc/gorilla.js';
 import { parseJsonGoErrors } from '../config/json.js';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { goFileError } from '../keystore/keystore.js';
 
 export const DEFAULT_ETH_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
 /** The dev chain also serves txpool_*, debug_* and eth_accounts (documented in docs/dev-chain.md). */
@@ -80,6 +83,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   for (const a of apis) if (!KNOWN_APIS.has(a)) throw new Error(`API service ${a} not found`);
   const num = (k: string, d: number) => (typeof c[k] === 'number' ? (c[k] as number) : d);
   const txPoolLimits = parseTxPoolLimits(c, raw);
+  const keystore = parseKeystoreOptions(c, raw);
   let blockTimeMs = 0;
   const bt = options.blockTime ?? options['block-time'];
   if (bt !== undefined && bt !== null) blockTimeMs = typeof bt === 'number' ? bt : durationMs(bt);
@@ -112,7 +116,45 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     skipUpgradeCheck: c['skip-upgrade-check'] === true,
     // The dev chain records preimages unless told not to (debug_storageRangeAt's keys, debug_preimage).
     preimagesEnabled: boolKey(c, raw, 'preimages-enabled') ?? dev,
+    ...keystore,
   };
+}
+
+/**
+ * keystore-directory / keystore-external-signer / keystore-insecure-unlock-allowed, as Subnet-EVM's
+ * node.New takes them (its makeAccountManager): a directory is made absolute and created (mode
+ * 0700) at chain start — failing like os.MkdirAll — and "" means an ephemeral directory. An
+ * external signer (clef) is not supported: the chain fails to start, as Subnet-EVM's does when it
+ * cannot reach the signer. Insecure unlock has no effect (Subnet-EVM's ExtRPCEnabled() is false,
+ * so personal_unlockAccount is always allowed). src/evm/api/personal.md.
+ */
+function parseKeystoreOptions(c: Record<string, unknown>, raw: Uint8Array | undefined): Pick<ParsedVmConfig, 'keystoreDirectory' | 'keystoreInsecureUnlockAllowed'> {
+  const dir = stringKey(c, raw, 'keystore-directory') ?? '';
+  const signer = stringKey(c, raw, 'keystore-external-signer') ?? '';
+  const insecure = boolKey(c, raw, 'keystore-insecure-unlock-allowed') ?? false;
+  let keystoreDirectory: string | undefined;
+  if (dir !== '') {
+    keystoreDirectory = resolve(dir);
+    try {
+      mkdirSync(keystoreDirectory, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      // os.MkdirAll on an existing file: ENOTDIR.
+      const err = (e as NodeJS.ErrnoException).code === 'EEXIST' ? Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }) : e;
+      throw new Error(goFileError('mkdir', (e as { path?: string }).path ?? keystoreDirectory, err));
+    }
+  }
+  if (signer !== '') {
+    throw new Error(`error connecting to external signer: Powder does not support external signers (clef at ${signer}); leave keystore-external-signer empty to use the key directory`);
+  }
+  return { keystoreDirectory, keystoreInsecureUnlockAllowed: insecure };
+}
+
+/** A string key of config.json: undefined when absent or null; Go's decoder error for anything else. */
+function stringKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: string): string | undefined {
+  const v = c[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') unmarshalError(raw, `json: cannot unmarshal ${typeof v === 'number' ? 'number' : goTypeName(v)} into Go struct field Config.${key} of type string`);
+  return v;
 }
 
 /**
