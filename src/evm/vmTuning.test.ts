@@ -27,3 +27,54 @@ test('isActivatedEIP: the Set answers as the array it stands for, across hardfor
   assert.equal(copy.isActivatedEIP(4844), true);
   assert.equal(common.isActivatedEIP(4844), false);
 });
+
+test('runInterpreter override: every frame result is the one the package method gives (returns, reverts, errors, storage and logs, nested calls, creates)', async () => {
+  const { EVM } = await import('@ethereumjs/evm');
+  const { createEVM } = await import('@ethereumjs/evm');
+  const { createAddressFromString, hexToBytes } = await import('@ethereumjs/util');
+  const { originalRunInterpreter } = await import('./vmTuning.js');
+  const proto = EVM.prototype as unknown as { runInterpreter: unknown };
+  const fast = proto.runInterpreter;
+  assert.notEqual(fast, originalRunInterpreter, 'the override is installed');
+  const A = createAddressFromString('0x' + 'aa'.repeat(20));
+  const B = createAddressFromString('0x' + 'bb'.repeat(20));
+  const storeAndLog = '6001600055' + '60006000a0' + '00'; // SSTORE(0, 1); LOG0(0, 0); STOP
+  // CALL(gas 0xffff, B, 0, 0, 0, 0, 0), then RETURN the call's success word.
+  const callB = '6000600060006000600073' + 'bb'.repeat(20) + '61fffff1' + '60005260206000f3';
+  const cases: [string, { to?: typeof A; data?: string; code?: string; gasLimit?: bigint }][] = [
+    ['return', { code: '602a60005260206000f3' }],
+    ['revert', { code: '602a60005260206000fd' }],
+    ['invalid opcode', { code: 'fe' }],
+    ['out of gas', { code: '5b600056', gasLimit: 10_000n }],
+    ['storage and log', { code: storeAndLog }],
+    ['nested call', { code: callB }],
+    ['create', { data: '602a60005260206000f3' }],
+  ];
+  const run = async (method: unknown, c: (typeof cases)[number][1]) => {
+    proto.runInterpreter = method;
+    try {
+      const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun });
+      const evm = await createEVM({ common });
+      await evm.stateManager.putCode(B, hexToBytes(`0x${storeAndLog}`));
+      if (c.code) await evm.stateManager.putCode(A, hexToBytes(`0x${c.code}`));
+      return await evm.runCall({ to: c.code ? A : undefined, data: c.data ? hexToBytes(`0x${c.data}`) : undefined, gasLimit: c.gasLimit ?? 1_000_000n });
+    } finally {
+      proto.runInterpreter = fast;
+    }
+  };
+  const comparable = (v: unknown): unknown =>
+    v === null || typeof v !== 'object' || v instanceof Uint8Array || Array.isArray(v) || v instanceof Map || v instanceof Set ? v : `<${v.constructor?.name}>`;
+  for (const [name, c] of cases) {
+    const want = await run(originalRunInterpreter, c);
+    const got = await run(fast, c);
+    const w = want.execResult as unknown as Record<string, unknown>;
+    const g = got.execResult as unknown as Record<string, unknown>;
+    assert.deepEqual(Object.keys(g), Object.keys(w), `${name}: result keys`);
+    for (const k of Object.keys(w)) if (k !== 'runState') assert.deepEqual(g[k], w[k], `${name}: ${k}`);
+    const ws = w.runState as Record<string, unknown>;
+    const gs = g.runState as Record<string, unknown>;
+    assert.deepEqual(Object.keys(gs), Object.keys(ws), `${name}: runState keys, in order`);
+    for (const k of Object.keys(ws)) assert.deepEqual(comparable(gs[k]), comparable(ws[k]), `${name}: runState.${k}`);
+    assert.deepEqual(got.createdAddress, want.createdAddress, `${name}: created address`);
+  }
+});
