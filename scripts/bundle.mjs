@@ -28,29 +28,46 @@ const staticInterpreter = {
   },
 };
 
-// @ethereumjs/evm's _executeCall hands each call frame its message as
-// `{ ...{ codeAddress: message.codeAddress }, ...message, gasLimit }`: on Node 20's V8 a spread
-// that follows another spread in one literal copies through the runtime at ~1 µs per property
-// (~20 µs per frame; `{...{a}, ...m}` vs Object.assign, docs/performance.md, session 9). The same
-// object by Object.assign (same own properties, order and values: a fresh plain target, no
-// `__proto__` key). The library path keeps the package's text; runInterpreter's own literal of
-// this kind is replaced for both paths in src/evm/vmTuning.ts.
-const evmFile = /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/;
-const MESSAGE_SPREAD = /this\.runInterpreter\(\{\s*\.\.\.\{ codeAddress: message\.codeAddress \},\s*\.\.\.message,\s*gasLimit,\s*\}, \{/;
-const frameMessage = {
-  name: 'frame-message',
+// Exact text patches of package code the bundle carries, each a V8 slow path on Node 20 replaced
+// by code that computes the very same value (docs/performance.md, session 9). Each must match, or
+// the build fails: a package update then gets looked at, never silently unpatched. The library
+// path (dist/src/index.js) keeps the packages' text; src/evm/vmTuning.ts patches what it can
+// reach at run time (EVM.runInterpreter's literal of the first kind) for both paths.
+const PACKAGE_PATCHES = [
+  {
+    // _executeCall hands each frame its message as `{ ...{ codeAddress }, ...message, gasLimit }`:
+    // a spread after a spread in one literal copies through the runtime, ~1 µs per property
+    // (~20 µs per frame). Object.assign onto the plain literal makes the same own properties, in
+    // the same order, with the same values (no `__proto__` key).
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
+    find: /this\.runInterpreter\(\{\s*\.\.\.\{ codeAddress: message\.codeAddress \},\s*\.\.\.message,\s*gasLimit,\s*\}, \{/,
+    replace: 'this.runInterpreter(Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit }), {',
+  },
+  {
+    // setLength pads through array spreads of typed arrays (the iterator protocol, element by
+    // element): 3.5 µs to left-pad one byte to 32, as MSTORE, SLOAD and SSTORE keys and values
+    // do. A zeroed array of the length with the bytes set at their place is the same array.
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /return right\s*\? new Uint8Array\(\[\.\.\.msg, \.\.\.new Uint8Array\(length - msg\.length\)\]\)\s*: new Uint8Array\(\[\.\.\.new Uint8Array\(length - msg\.length\), \.\.\.msg\]\);/,
+    replace: '{ const padded = new Uint8Array(length); padded.set(msg, right ? 0 : length - msg.length); return padded; }',
+  },
+];
+const packagePatches = {
+  name: 'package-patches',
   setup(b) {
-    b.onLoad({ filter: evmFile }, async (args) => {
-      const js = await readFile(args.path, 'utf8');
-      const out = js.replace(MESSAGE_SPREAD, 'this.runInterpreter(Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit }), {');
-      if (out === js) throw new Error('bundle: @ethereumjs/evm evm.js no longer has the expected frame message literal');
-      return { contents: out, loader: 'js' };
-    });
+    for (const { file, find, replace } of PACKAGE_PATCHES) {
+      b.onLoad({ filter: file }, async (args) => {
+        const js = await readFile(args.path, 'utf8');
+        const out = js.replace(find, replace);
+        if (out === js) throw new Error(`bundle: ${args.path} no longer has the text patched by scripts/bundle.mjs (${find})`);
+        return { contents: out, loader: 'js' };
+      });
+    }
   },
 };
 
 await build({
-  plugins: [staticInterpreter, frameMessage],
+  plugins: [staticInterpreter, packagePatches],
   entryPoints: [join(root, 'dist/src/cli.js')],
   outfile: join(root, 'dist/powder.cjs'),
   bundle: true,
