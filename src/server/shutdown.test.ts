@@ -69,22 +69,17 @@ test('idle keep-alive connections and open WebSockets do not hold the stop up', 
   assert.equal(answers(idle.received()), 1);
 });
 
-test('--http-shutdown-timeout: a request still incomplete at the timeout is cut without an answer', { timeout: 30_000 }, async () => {
-  const t = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-shutdown-timeout': '300ms' });
-  const c = await connect(t.url);
-  c.sock.write(HEAD() + CALL.slice(0, 10));
-  await tick(50);
-  await t.stop();
-  await c.closed;
-  assert.equal(c.received(), '');
-});
-
-test('--http-shutdown-timeout=0s closes every connection at once, a request in flight included', { timeout: 30_000 }, async () => {
-  const t = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-shutdown-timeout': '0s' });
-  const c = await connect(t.url);
-  c.sock.write(HEAD() + CALL.slice(0, 10));
-  await tick(50);
-  await t.stop();
-  await c.closed;
-  assert.equal(c.received(), '');
-});
+for (const [timeout, what] of [
+  ['300ms', 'a request still incomplete at the timeout is cut without an answer'],
+  ['0s', '0s closes every connection at once, a request in flight included'],
+] as const) {
+  test(`--http-shutdown-timeout=${timeout}: ${what}`, { timeout: 30_000 }, async () => {
+    const t = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-shutdown-timeout': timeout });
+    const c = await connect(t.url);
+    c.sock.write(HEAD() + CALL.slice(0, 10));
+    await tick(50);
+    await t.stop();
+    await c.closed;
+    assert.equal(c.received(), '');
+  });
+}
