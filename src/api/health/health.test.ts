@@ -142,7 +142,8 @@ test('a failing VM health check: error, contiguousFailures counting up, first fa
     assert.deepEqual(Object.keys(c), ['error', 'timestamp', 'duration', 'contiguousFailures', 'timeOfFirstFailure']);
     assert.equal(c.error, 'flaky <is> down');
     assert.ok(c.contiguousFailures >= 3);
-    assert.ok(c.timeOfFirstFailure <= c.timestamp);
+    // RFC 3339 with Go's trimmed fraction ("…01.1Z" vs "…01.12Z"): compared as times, not strings.
+    assert.ok(Date.parse(c.timeOfFirstFailure) <= Date.parse(c.timestamp), `${c.timeOfFirstFailure} <= ${c.timestamp}`);
     assert.notEqual(c.timeOfFirstFailure, c.timestamp);
     // The chain's check carries its subnet as tag.
     const subnet = t2.node.chains.chains.get(t2.node.chains.aliaser.lookup('flaky'))!.subnetID;
