@@ -333,19 +333,20 @@ export class EvmBackend {
     let feeCap: bigint;
     let tx: TypedTransaction;
     const base = { nonce: acc.nonce, gasLimit: gas, to: args.to, value, data: args.data ?? new Uint8Array(), r: BigInt(from.toString()) || 1n, s: 1n };
+    // `base` is spread last: on Node 20 each new key after a spread costs V8 ~0.7 µs (performance.md, session 9).
     if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined || (args.type === 2n && args.gasPrice === undefined)) {
       let maxFee = args.maxFeePerGas ?? 0n;
       const tip = args.maxPriorityFeePerGas ?? 0n;
       if (args.maxFeePerGas === undefined) maxFee = tip === 0n ? 0n : ctxBaseFee + tip;
       if (maxFee < tip) throw new RpcError(-32000, `max priority fee per gas higher than max fee per gas: address ${checksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${maxFee}`);
       feeCap = maxFee;
-      txData = { ...base, type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: args.accessList ?? [], v: 0n, chainId: this.chainId };
+      txData = { type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: args.accessList ?? [], v: 0n, chainId: this.chainId, ...base };
     } else if (args.accessList !== undefined) {
       feeCap = args.gasPrice ?? 0n;
-      txData = { ...base, type: 1, gasPrice: feeCap, accessList: args.accessList, v: 0n, chainId: this.chainId };
+      txData = { type: 1, gasPrice: feeCap, accessList: args.accessList, v: 0n, chainId: this.chainId, ...base };
     } else {
       feeCap = args.gasPrice ?? 0n;
-      txData = { ...base, type: 0, gasPrice: feeCap, v: 27n };
+      txData = { type: 0, gasPrice: feeCap, v: 27n, ...base };
     }
     if (!zeroFees && feeCap < baseFee) {
       throw new RpcError(-32000, `max fee per gas less than block base fee: address ${checksumAddress(from.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`);
