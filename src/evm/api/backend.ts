@@ -32,6 +32,9 @@ import { KeyStore } from '../keystore/keystore.js';
 import { AccountManager } from '../keystore/manager.js';
 import { KeystoreError } from '../keystore/keyfile.js';
 
+/** The sender geth's TransactionArgs.from() gives when `from` is absent. */
+export const ZERO_ADDRESS_HEX = '0x0000000000000000000000000000000000000000';
+
 export interface VmConfig {
   ethApis: string[];
   rpcGasCap: bigint;
@@ -636,13 +639,13 @@ export class EvmBackend {
    * keystore key (`authentication needed: password or unlock` for a locked one) — or impersonate.
    */
   async sendTransaction(args: CallArgs): Promise<string> {
-    if (!args.from) throw new RpcError(-32000, 'from not specified'); // geth: "from" is required to find the wallet
-    const from = args.from.toLowerCase();
+    // geth's args.from(): no `from` is the zero address, which no wallet holds (`unknown account`).
+    const from = (args.from ?? ZERO_ADDRESS_HEX).toLowerCase();
     const wallet = this.accountManager.lookup(from);
     const impersonating = this.config.testControls && this.impersonated.has(from);
     if (!wallet && !impersonating) throw new RpcError(-32000, 'unknown account');
     return this.withNonceLock(from, args.nonce === undefined, async () => {
-      const tx = await this.fillTransaction(args);
+      const tx = await this.fillTransaction({ ...args, from });
       // A locked keystore account that is also impersonated is sent as impersonated.
       const lockedButImpersonated = wallet?.kind === 'keystore' && impersonating && !this.accountManager.keystore.isUnlocked(from);
       const key = wallet && !lockedButImpersonated ? accountsCall(() => this.accountManager.unlockedKey(wallet)) : undefined;
@@ -661,7 +664,7 @@ export class EvmBackend {
   async fillTransaction(args: CallArgs): Promise<TypedTransaction> {
     checkDataInput({ data: args.rawData, input: args.rawInput });
     const head = this.chain.head;
-    const from = args.from ?? '0x0000000000000000000000000000000000000000';
+    const from = args.from ?? ZERO_ADDRESS_HEX;
     const common = this.chain.commons.get(this.chain.forkAt(head.header.timestamp));
     if (args.chainId !== undefined && args.chainId !== this.chainId) throw new RpcError(-32000, `chainId does not match node's (have=${args.chainId}, want=${this.chainId})`);
     const stateNonce = (await this.account(head, from)).nonce;

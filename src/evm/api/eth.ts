@@ -22,7 +22,7 @@ import {
   slotKey,
   type BlockSpec,
 } from './args.js';
-import { EvmBackend, accountsCall, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
+import { EvmBackend, ZERO_ADDRESS_HEX, accountsCall, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
 import { revertMessage } from '../tracers/errors.js';
@@ -349,14 +349,20 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const key = accountsCall(() => be.accountManager.unlockedKey(be.accountManager.find(a)));
     return hexD(personalSign(key, data));
   });
+  // geth's TransactionAPI.SignTransaction, its checks in its order; the wallet is looked up when
+  // signing, and a missing `from` is the zero address (`unknown account`).
   itx.set('eth_signTransaction', async (p) => {
     const args = parseCallArgs(required(p, 0), 0);
-    if (!args.from) throw new RpcError(-32000, 'from not specified');
-    const wallet = accountsCall(() => be.accountManager.find(args.from!));
     if (args.gas === undefined) throw new RpcError(-32000, 'gas not specified');
+    if (args.gasPrice === undefined && (args.maxFeePerGas === undefined || args.maxPriorityFeePerGas === undefined)) {
+      throw new RpcError(-32000, 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas');
+    }
     if (args.nonce === undefined) throw new RpcError(-32000, 'nonce not specified');
-    const tx = await be.fillTransaction(args);
-    return signTransactionResult(tx.sign(accountsCall(() => be.accountManager.unlockedKey(wallet))), args.from);
+    const from = (args.from ?? ZERO_ADDRESS_HEX).toLowerCase();
+    const tx = await be.fillTransaction({ ...args, from });
+    be.checkTxFee(args.maxFeePerGas ?? args.gasPrice ?? 0n, args.gas);
+    const wallet = accountsCall(() => be.accountManager.find(from));
+    return signTransactionResult(tx.sign(accountsCall(() => be.accountManager.unlockedKey(wallet))), from);
   });
   itx.set('eth_pendingTransactions', () => {
     const out: unknown[] = [];

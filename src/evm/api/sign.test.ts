@@ -38,3 +38,19 @@ test('eth_signTransaction returns a raw transaction signed by the sender', async
   const raw = (typeof r.result === 'string' ? r.result : r.result.raw) as Hex;
   assert.equal(await recoverTransactionAddress({ serializedTransaction: raw as never }), ACCOUNT0);
 });
+
+test("eth_signTransaction / eth_sendTransaction: geth's checks in geth's order; no `from` is the zero address", async () => {
+  const err = async (method: string, args: Record<string, string>) => (await rpc(url, method, [args])).error;
+  const full = { from: ACCOUNT0, to: ACCOUNT0, value: '0x1', gas: '0x5208', maxFeePerGas: '0x9184e72a000', maxPriorityFeePerGas: '0x1', nonce: '0x0' };
+  const without = (k: string) => Object.fromEntries(Object.entries(full).filter(([key]) => key !== k));
+  // Checked before the wallet: an unknown sender without gas is told about the gas.
+  assert.deepEqual(await err('eth_signTransaction', { ...without('gas'), from: '0x000000000000000000000000000000000000dead' }), { code: -32000, message: 'gas not specified' });
+  assert.deepEqual(await err('eth_signTransaction', without('maxFeePerGas')), { code: -32000, message: 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas' });
+  assert.deepEqual(await err('eth_signTransaction', without('nonce')), { code: -32000, message: 'nonce not specified' });
+  assert.deepEqual(await err('eth_signTransaction', without('from')), { code: -32000, message: 'unknown account' });
+  assert.deepEqual(await err('eth_signTransaction', { ...full, from: '0x000000000000000000000000000000000000dead' }), { code: -32000, message: 'unknown account' });
+  // A legacy gas price alone is enough.
+  const legacy = Object.fromEntries(Object.entries({ ...full, gasPrice: '0x9184e72a000' }).filter(([k]) => !k.startsWith('max')));
+  assert.equal((await rpc(url, 'eth_signTransaction', [legacy])).error, undefined);
+  assert.deepEqual(await err('eth_sendTransaction', without('from')), { code: -32000, message: 'unknown account' });
+});
