@@ -1,6 +1,7 @@
 // VM registry: VM aliases, built-in factories, and plugins from --plugin-dir loaded at run time
 // (reference: avalanchego-node.md §7). A plugin is a JS module exporting a VMFactory
 // (src/vms/types.ts, docs/plugins.md).
+import { goPathError } from '../goPathError.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -264,7 +265,7 @@ export class VMRegistry {
     try {
       entries = readdirSync(this.pluginDir, { withFileTypes: true });
     } catch (e) {
-      throw new Error(goFsError('open', this.pluginDir, e));
+      throw new Error(goPathError('open', this.pluginDir, e));
     }
     entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
     const out = new Map<string, string>();
@@ -289,7 +290,7 @@ export class VMRegistry {
     try {
       isDir = statSync(this.pluginDir).isDirectory();
     } catch (e) {
-      throw new Error(`plugin dir "${this.pluginDir}" not found: ${goFsError('stat', this.pluginDir, e)}`);
+      throw new Error(`plugin dir "${this.pluginDir}" not found: ${goPathError('stat', this.pluginDir, e)}`);
     }
     if (!isDir) throw new Error(`plugin dir is not a directory: "${this.pluginDir}"`);
   }
@@ -333,19 +334,6 @@ export function stripLastExtension(name: string): string {
   return dot >= 0 ? name.slice(0, dot) : name;
 }
 
-/** A Node fs error in Go's *PathError form, e.g. `open /x: no such file or directory`. */
-export function goFsError(op: string, path: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  const text =
-    code === 'ENOENT'
-      ? 'no such file or directory'
-      : code === 'EACCES' || code === 'EPERM'
-        ? 'permission denied'
-        : code === 'ENOTDIR'
-          ? 'not a directory'
-          : errorText(e);
-  return `${op} ${path}: ${text}`;
-}
 
 /**
  * Validates a `{id: [aliases]}` object (chain or VM aliases file) with Go's encoding/json texts

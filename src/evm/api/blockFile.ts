@@ -1,6 +1,5 @@
 // Blocks as files: the debug_getRawBlock encoding ([header, txs, uncles], §5.3) decoded back into
-// the chain's Block, and the Go-style texts of file-system errors (geth reports os errors as Go
-// prints them: `open /x: no such file or directory`). Used by the debug-file-tracer and admin
+// the chain's Block. Used by the debug-file-tracer and admin
 // services (fileTracer.ts, chainAdmin.ts).
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP } from '@ethereumjs/tx';
@@ -73,27 +72,4 @@ function rlpText(msg: string): string {
 function goTxError(msg: string): string {
   if (/signature|recover|v value|invalid (r|s)\b/i.test(msg)) return 'invalid transaction v, r, s values';
   return msg;
-}
-
-const GO_ERRNO: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'not a directory',
-  EEXIST: 'file exists',
-  ENOSPC: 'no space left on device',
-  EROFS: 'read-only file system',
-  ENAMETOOLONG: 'file name too long',
-  ELOOP: 'too many levels of symbolic links',
-  EMFILE: 'too many open files',
-};
-
-/** Go's *fs.PathError text: `<op> <path>: <errno text>`. */
-export function goPathError(op: string, path: string, e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  const text = (err.code && GO_ERRNO[err.code]) ?? err.message;
-  // Node names the failing call (open, read, …) as Go's PathError does.
-  const call = err.syscall === 'open' || err.syscall === 'read' || err.syscall === 'stat' ? err.syscall : op;
-  return `${call} ${path}: ${text}`;
 }

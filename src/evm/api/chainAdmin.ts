@@ -11,7 +11,8 @@ import type { Block } from '../chain/blockchain.js';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
 import { blockRLP } from './eth.js';
-import { BlockDecodeError, decodeBlock, goPathError } from './blockFile.js';
+import { BlockDecodeError, decodeBlock } from './blockFile.js';
+import { goPathError } from '../../goPathError.js';
 import { fileName } from './fileTracer.js';
 import { ImportError, importBlock } from './importBlock.js';
 

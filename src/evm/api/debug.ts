@@ -47,29 +47,38 @@ export function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { 
     if (!f || value === null) continue;
     const [goName, type] = f;
     const bad = (what: string, goType: string) => invalidArg(i, `json: cannot unmarshal ${what} into Go struct field ${struct}.${goName} of type ${goType}`);
-    const kind = jsonKind(value);
-    switch (type) {
-      case 'bool':
-        if (typeof value !== 'boolean') throw bad(kind, 'bool');
-        break;
-      case 'string':
-        if (typeof value !== 'string') throw bad(kind, 'string');
-        if (goName === 'Tracer') name = value;
-        break;
-      case 'int':
-        if (typeof value !== 'number') throw bad(kind, 'int');
-        if (!Number.isInteger(value)) throw bad(`number ${value}`, 'int');
-        break;
-      case 'uint64':
-        if (typeof value !== 'number') throw bad(kind, 'uint64');
-        if (!Number.isInteger(value) || value < 0) throw bad(`number ${value}`, 'uint64');
-        break;
-      case 'object':
-        if (typeof value !== 'object' || Array.isArray(value)) throw bad(kind, 'params.ChainConfig');
-        break;
+    if (type === 'string') {
+      if (typeof value !== 'string') throw bad(jsonKind(value), 'string');
+      if (goName === 'Tracer') name = value;
+    } else if (type !== 'raw') {
+      checkLoggerField(type, value, bad);
     }
   }
   return { name, cfg: v };
+}
+
+/**
+ * Go's decoding checks for the field kinds logger.Config brings to TraceConfig and StdTraceConfig
+ * (`bad(what, goType)` makes the -32602 naming the struct field).
+ */
+export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', value: unknown, bad: (what: string, goType: string) => Error): void {
+  const kind = jsonKind(value);
+  switch (type) {
+    case 'bool':
+      if (typeof value !== 'boolean') throw bad(kind, 'bool');
+      break;
+    case 'int':
+      if (typeof value !== 'number') throw bad(kind, 'int');
+      if (!Number.isInteger(value)) throw bad(`number ${value}`, 'int');
+      break;
+    case 'uint64':
+      if (typeof value !== 'number') throw bad(kind, 'uint64');
+      if (!Number.isInteger(value) || value < 0) throw bad(`number ${value}`, 'uint64');
+      break;
+    case 'object':
+      if (typeof value !== 'object' || Array.isArray(value)) throw bad(kind, 'params.ChainConfig');
+      break;
+  }
 }
 
 /** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */

@@ -2,6 +2,7 @@
 // on what a Node.js process has. One handler per process, as geth's debug.Handler: a CPU profile
 // or trace started through one chain is the one every chain sees. debugHandler.md is the wire
 // reference and lists how each Go facility is mapped.
+import { goPathError } from '../../goPathError.js';
 import v8 from 'node:v8';
 import { homedir } from 'node:os';
 import { posix } from 'node:path';
@@ -75,36 +76,13 @@ export function expandHome(p: string): string {
   return clean(p);
 }
 
-/** Go's syscall.Errno texts for what open(2) returns. */
-const ERRNO: Record<string, string> = {
-  ENOENT: 'no such file or directory',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'not a directory',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on device',
-  ENAMETOOLONG: 'file name too long',
-  ELOOP: 'too many levels of symbolic links',
-  EEXIST: 'file exists',
-  EMFILE: 'too many open files',
-  ENFILE: 'too many open files in system',
-  ENXIO: 'no such device or address',
-  ETXTBSY: 'text file busy',
-  EBUSY: 'device or resource busy',
-  EINVAL: 'invalid argument',
-  EIO: 'input/output error',
-};
-
 /** os.Create(expandHome(file)): O_RDWR|O_CREATE|O_TRUNC, 0666 before umask. */
 async function create(file: string): Promise<FileHandle> {
   const path = expandHome(file);
   try {
     return await open(path, 'w+', 0o666);
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const text = (err.code && ERRNO[err.code]) ?? err.message.replace(/^[A-Z]+: /, '').replace(/, open .*$/, '');
-    throw new Error(`open ${path}: ${text}`);
+    throw new Error(goPathError('open', path, e));
   }
 }
 

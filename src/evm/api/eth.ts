@@ -4,6 +4,8 @@ import { createAddressFromString } from '@ethereumjs/util';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import { RpcError, goKind as jsonKind, type RpcMethod } from '../rpc/server.js';
 import { keccak256 } from '../crypto.js';
+import { nativeSecp } from '../chain/secp.js';
+import { transactionArgsArg } from '../rpc/params.js';
 import type { Block } from '../chain/blockchain.js';
 import { headerToJSON, encodeHeader } from '../chain/header.js';
 import { effectiveTip } from '../txpool/pool.js';
@@ -22,7 +24,7 @@ import {
   slotKey,
   type BlockSpec,
 } from './args.js';
-import { EvmBackend, ZERO_ADDRESS_HEX, accountsCall, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
+import { EvmBackend, ZERO_ADDRESS_HEX, accountsCall, type CallArgs, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
 import { revertMessage } from '../tracers/errors.js';
@@ -352,12 +354,9 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   // geth's TransactionAPI.SignTransaction, its checks in its order; the wallet is looked up when
   // signing, and a missing `from` is the zero address (`unknown account`).
   itx.set('eth_signTransaction', async (p) => {
-    const args = parseCallArgs(required(p, 0), 0);
-    if (args.gas === undefined) throw new RpcError(-32000, 'gas not specified');
-    if (args.gasPrice === undefined && (args.maxFeePerGas === undefined || args.maxPriorityFeePerGas === undefined)) {
-      throw new RpcError(-32000, 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas');
-    }
-    if (args.nonce === undefined) throw new RpcError(-32000, 'nonce not specified');
+    const raw = required(p, 0);
+    const args = parseCallArgs(raw, 0);
+    checkSignTransactionArgs(raw, args);
     const from = (args.from ?? ZERO_ADDRESS_HEX).toLowerCase();
     const tx = await be.fillTransaction({ ...args, from });
     be.checkTxFee(args.maxFeePerGas ?? args.gasPrice ?? 0n, args.gas);
@@ -413,17 +412,38 @@ function timestampArg(p: unknown[], be: EvmBackend): bigint {
   throw invalidArg(0, `json: cannot unmarshal ${t} into Go value of type uint64`);
 }
 
+/**
+ * The argument checks geth's SignTransaction (eth_ and personal_) makes before filling defaults,
+ * in its order: gas, a gas price or both 1559 fees, no blob fields, nonce.
+ */
+export function checkSignTransactionArgs(raw: unknown, args: CallArgs): asserts args is CallArgs & { gas: bigint; nonce: bigint } {
+  if (args.gas === undefined) throw new RpcError(-32000, 'gas not specified');
+  if (args.gasPrice === undefined && (args.maxFeePerGas === undefined || args.maxPriorityFeePerGas === undefined)) {
+    throw new RpcError(-32000, 'missing gasPrice or maxFeePerGas/maxPriorityFeePerGas');
+  }
+  if (isBlobTransaction(raw)) throw new RpcError(-32000, 'signing blob transactions not supported');
+  if (args.nonce === undefined) throw new RpcError(-32000, 'nonce not specified');
+}
+
+/** Transaction arguments with blob fields (blobVersionedHashes, maxFeePerBlobGas): geth's IsEIP4844. */
+export function isBlobTransaction(raw: unknown): boolean {
+  const t = transactionArgsArg(raw, 0);
+  return t.blobVersionedHashes !== undefined || t.maxFeePerBlobGas !== undefined;
+}
+
 /** eth_signTransaction's (and personal_signTransaction's) answer: `{raw, tx}`. */
 export function signTransactionResult(tx: TypedTransaction, from: string): { raw: string; tx: Record<string, unknown> } {
   return { raw: hexD(tx.serialize()), tx: txJSON(tx, from) };
 }
 
-import { nativeSecp } from '../chain/secp.js';
-/** eth_sign: secp256k1 over keccak("\x19Ethereum Signed Message:\n" + len + data), v = 27/28. */
+/** accounts.TextHash: keccak256("\x19Ethereum Signed Message:\n" + len(data) + data). */
+export function textHash(data: Uint8Array): Uint8Array {
+  return keccak256(Buffer.concat([Buffer.from(`\x19Ethereum Signed Message:\n${data.length}`), data]));
+}
+
+/** eth_sign / personal_sign: secp256k1 over textHash(data), v = 27/28. */
 export function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
-  const prefix = Buffer.from(`\x19Ethereum Signed Message:\n${data.length}`);
-  const h = keccak256(Buffer.concat([prefix, data]));
-  const { signature, recid } = nativeSecp().ecdsaSign(h, key);
+  const { signature, recid } = nativeSecp().ecdsaSign(textHash(data), key);
   const out = new Uint8Array(65);
   out.set(signature, 0);
   out[64] = recid + 27;

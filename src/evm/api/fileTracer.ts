@@ -5,16 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { RpcError } from '../rpc/server.js';
-import { GoTypeError, arg, decodeBool, decodeHash, jsonKind } from '../rpc/params.js';
+import { arg, decodeHash, jsonKind } from '../rpc/params.js';
 import { createTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
 import { hash32, invalidArg, required } from './args.js';
-import { LOGGER_CONFIG_FIELDS, traceBlock, traceConfig } from './debug.js';
+import { LOGGER_CONFIG_FIELDS, checkLoggerField, traceBlock, traceConfig } from './debug.js';
 import { replayBlock } from './replay.js';
 import { hexD } from './format.js';
-import { BlockDecodeError, decodeBlock, goPathError } from './blockFile.js';
+import { BlockDecodeError, decodeBlock } from './blockFile.js';
+import { goPathError } from '../../goPathError.js';
 import { JsonLogger } from './jsonLogger.js';
 
 /** geth's StdTraceConfig: logger.Config (embedded), Reexec, TxHash. */
@@ -44,38 +45,16 @@ function stdTraceConfig(p: unknown[], i: number): StdTraceConfig {
     if (!f || value === null) continue;
     const [goName, type] = f;
     const bad = (what: string, goType: string) => invalidArg(i, `json: cannot unmarshal ${what} into Go struct field StdTraceConfig.${goName} of type ${goType}`);
-    switch (type) {
-      case 'bool': {
-        const b = arg(i, () => {
-          try {
-            return decodeBool(value);
-          } catch (e) {
-            if (e instanceof GoTypeError) throw new Error(e.inField('StdTraceConfig', goName));
-            throw e;
-          }
-        });
-        if (goName === 'EnableMemory') out.enableMemory = b;
-        if (goName === 'DisableStack') out.disableStack = b;
-        if (goName === 'EnableReturnData') out.enableReturnData = b;
-        break;
-      }
-      case 'int':
-        if (typeof value !== 'number') throw bad(jsonKind(value), 'int');
-        if (!Number.isInteger(value)) throw bad(`number ${value}`, 'int');
-        break;
-      case 'uint64':
-        if (typeof value !== 'number') throw bad(jsonKind(value), 'uint64');
-        if (!Number.isInteger(value) || value < 0) throw bad(`number ${value}`, 'uint64');
-        break;
-      case 'object':
-        if (typeof value !== 'object' || Array.isArray(value)) throw bad(jsonKind(value), 'params.ChainConfig');
-        break;
-      case 'hash':
-        // common.Hash decodes itself: its errors are not wrapped with the field name
-        out.txHash = arg(i, () => decodeHash(value)).toLowerCase();
-        if (out.txHash === ZERO_HASH) out.txHash = undefined; // geth: the zero hash means "all"
-        break;
+    if (type === 'hash') {
+      // common.Hash decodes itself: its errors are not wrapped with the field name
+      out.txHash = arg(i, () => decodeHash(value)).toLowerCase();
+      if (out.txHash === ZERO_HASH) out.txHash = undefined; // geth: the zero hash means "all"
+      continue;
     }
+    checkLoggerField(type, value, bad);
+    if (goName === 'EnableMemory') out.enableMemory = value as boolean;
+    if (goName === 'DisableStack') out.disableStack = value as boolean;
+    if (goName === 'EnableReturnData') out.enableReturnData = value as boolean;
   }
   return out;
 }

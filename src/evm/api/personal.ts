@@ -2,13 +2,13 @@
 // internal/ethapi PersonalAccountAPI as Subnet-EVM registers it, over the chain's account manager
 // (src/evm/keystore: the key directory, plus the dev chain's accounts). Wire reference: personal.md.
 import { RpcError, type RpcMethod } from '../rpc/server.js';
-import { invalidArgument, jsonKind, optBoolArg, optUint64NumberArg, transactionArgsArg } from '../rpc/params.js';
+import { invalidArgument, jsonKind, optBoolArg, optUint64NumberArg } from '../rpc/params.js';
 import { keccak256 } from '../crypto.js';
 import { nativeSecp } from '../chain/secp.js';
 import { checksumAddress } from '../chain/devAccounts.js';
 import { address, bytes, required } from './args.js';
-import { parseCallArgs, type EvmBackend } from './backend.js';
-import { personalSign, signTransactionResult, type MethodTable } from './eth.js';
+import { ZERO_ADDRESS_HEX, parseCallArgs, type EvmBackend } from './backend.js';
+import { checkSignTransactionArgs, isBlobTransaction, personalSign, signTransactionResult, textHash, type MethodTable } from './eth.js';
 import { hexD } from './format.js';
 import { KeystoreError, hexToPrivateKey } from '../keystore/keyfile.js';
 
@@ -18,7 +18,6 @@ const EXT_RPC_ENABLED = false;
 const DEFAULT_UNLOCK_SECONDS = 300n;
 /** time.Duration(math.MaxInt64) / time.Second. */
 const MAX_UNLOCK_SECONDS = 9_223_372_036n;
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /** A Go `string` argument: required; null decodes to "". */
 function str(p: unknown[], i: number): string {
@@ -49,11 +48,6 @@ function gethErrors(m: RpcMethod): RpcMethod {
       return map(e);
     }
   };
-}
-
-/** accounts.TextHash: keccak256("\x19Ethereum Signed Message:\n" + len(data) + data). */
-function textHash(data: Uint8Array): Uint8Array {
-  return keccak256(Buffer.concat([Buffer.from(`\x19Ethereum Signed Message:\n${data.length}`), data]));
 }
 
 /** Go's big.Int.SetString(s, 0): sign, 0x/0b/0o/0 prefixes, `_` between digits. */
@@ -175,23 +169,19 @@ export function personalMethods(be: EvmBackend): MethodTable {
 
   /** personal signTransaction: find the wallet, fill the defaults, sign with the password's key. */
   const signWithPassphrase = async (args: ReturnType<typeof parseCallArgs>, password: string) => {
-    const from = args.from ?? ZERO_ADDRESS;
+    const from = args.from ?? ZERO_ADDRESS_HEX;
     const wallet = am.find(from);
     const tx = await be.fillTransaction({ ...args, from });
     return tx.sign(await am.keyWithPassphrase(wallet, password));
-  };
-  const isBlob = (v: unknown, i: number) => {
-    const t = transactionArgsArg(v, i);
-    return t.blobVersionedHashes !== undefined || t.maxFeePerBlobGas !== undefined;
   };
 
   m.set('personal_sendTransaction', async (p) => {
     const raw = required(p, 0);
     const args = parseCallArgs(raw, 0);
     const password = str(p, 1);
-    const from = args.from ?? ZERO_ADDRESS;
+    const from = args.from ?? ZERO_ADDRESS_HEX;
     return be.withNonceLock(from, args.nonce === undefined, async () => {
-      if (isBlob(raw, 0)) throw new KeystoreError('signing blob transactions not supported');
+      if (isBlobTransaction(raw)) throw new KeystoreError('signing blob transactions not supported');
       const signed = await signWithPassphrase(args, password);
       return be.submit(signed, signed.serialize());
     });
@@ -202,12 +192,7 @@ export function personalMethods(be: EvmBackend): MethodTable {
     const args = parseCallArgs(raw, 0);
     const password = str(p, 1);
     if (args.from === undefined) throw new KeystoreError('sender not specified');
-    if (args.gas === undefined) throw new KeystoreError('gas not specified');
-    if (args.gasPrice === undefined && (args.maxFeePerGas === undefined || args.maxPriorityFeePerGas === undefined)) {
-      throw new KeystoreError('missing gasPrice or maxFeePerGas/maxPriorityFeePerGas');
-    }
-    if (isBlob(raw, 0)) throw new KeystoreError('signing blob transactions not supported');
-    if (args.nonce === undefined) throw new KeystoreError('nonce not specified');
+    checkSignTransactionArgs(raw, args);
     // Before signing: the fee the arguments name (maxFeePerGas if given, else gasPrice) × gas.
     be.checkTxFee(args.maxFeePerGas ?? args.gasPrice ?? 0n, args.gas);
     const signed = await signWithPassphrase(args, password);

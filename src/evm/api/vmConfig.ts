@@ -6,7 +6,7 @@ import { goTypeName } from '../../rpc/gorilla.js';
 import { parseJsonGoErrors } from '../config/json.js';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { goFileError } from '../keystore/keystore.js';
+import { goPathError } from '../../goPathError.js';
 
 export const DEFAULT_ETH_APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction'];
 /** The dev chain also serves txpool_*, debug_* and eth_accounts (documented in docs/dev-chain.md). */
@@ -140,7 +140,7 @@ function parseKeystoreOptions(c: Record<string, unknown>, raw: Uint8Array | unde
     } catch (e) {
       // os.MkdirAll on an existing file: ENOTDIR.
       const err = (e as NodeJS.ErrnoException).code === 'EEXIST' ? Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }) : e;
-      throw new Error(goFileError('mkdir', (e as { path?: string }).path ?? keystoreDirectory, err));
+      throw new Error(goPathError('mkdir', (e as { path?: string }).path ?? keystoreDirectory, err));
     }
   }
   if (signer !== '') {

@@ -1,6 +1,7 @@
 // The key directory as go-ethereum's accounts/keystore.KeyStore keeps it: the account cache (one
 // account per key file, by the file's `address` field; files re-read when they change), new and
 // imported keys written as geth writes them, and unlocked keys with their expiry timers.
+import { goPathError } from '../../goPathError.js';
 import { closeSync, existsSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -216,7 +217,7 @@ export class KeyStore {
     try {
       json = readFileSync(a.path, 'utf8');
     } catch (e) {
-      throw new KeystoreError(goFileError('open', a.path, e));
+      throw new KeystoreError(goPathError('open', a.path, e));
     }
     const key = await decryptKey(json, auth);
     if (key.address !== a.address) throw new KeystoreError(`key content mismatch: have account ${key.address.slice(2)}, want ${a.address.slice(2)}`);
@@ -305,7 +306,7 @@ export class KeyStore {
     } catch (e) {
       if (existsSync(tmp)) unlinkSync(tmp);
       if (e instanceof KeystoreError) throw e;
-      throw new KeystoreError(goFileError('open', tmp, e));
+      throw new KeystoreError(goPathError('open', tmp, e));
     }
     this.scan();
     return { address: key.address, path };
@@ -345,19 +346,3 @@ function readAddress(path: string): string | undefined {
   return /^0x0{40}$/.test(a) ? undefined : a;
 }
 
-/** Go's *PathError text for a failed file operation (`open <path>: permission denied`). */
-export function goFileError(op: string, path: string, e: unknown): string {
-  const code = (e as NodeJS.ErrnoException).code;
-  const texts: Record<string, string> = {
-    ENOENT: 'no such file or directory',
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    ENOTDIR: 'not a directory',
-    EISDIR: 'is a directory',
-    EEXIST: 'file exists',
-    ENOSPC: 'no space left on device',
-    EROFS: 'read-only file system',
-    ENAMETOOLONG: 'file name too long',
-  };
-  return `${op} ${path}: ${(code && texts[code]) ?? (e as Error).message}`;
-}
