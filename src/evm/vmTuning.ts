@@ -35,6 +35,7 @@
 import { Common } from '@ethereumjs/common';
 import { EVM, EVMError } from '@ethereumjs/evm';
 import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util';
+import { BoundedMap } from '../boundedMap.js';
 import { keccak256 } from './crypto.js';
 
 interface JumpAnalysis {
@@ -48,14 +49,14 @@ interface InterpreterLike {
   _getValidJumpDestinations(code: Uint8Array): JumpAnalysis;
 }
 
-/** Per opcode table: analyses by code hash (bounded, oldest first out) and by code instance. */
+/** Per opcode table: analyses by code hash (bounded, least recently used out) and by code instance. */
 interface TableCache {
-  byHash: Map<string, JumpAnalysis>;
+  byHash: BoundedMap<string, JumpAnalysis>;
   byCode: WeakMap<Uint8Array, JumpAnalysis>;
 }
 
-/** Analyses kept per opcode table (i.e. per EVM): contracts seen, most recent first kept. */
-const MAX_CODES_PER_TABLE = 256;
+/** Analyses kept per opcode table (i.e. per EVM): the last 256 contracts seen at least. */
+const MAX_CODES_PER_TABLE = 512;
 /** Tiny code (e.g. a precompile marker) is cheaper to analyse than to hash. */
 const MIN_CODE_TO_CACHE = 64;
 
@@ -75,7 +76,7 @@ function install(proto: InterpreterLike): void {
     if (code.length < MIN_CODE_TO_CACHE) return original.call(this, code);
     const table = this._evm._opcodeMap;
     let c = caches.get(table);
-    if (!c) caches.set(table, (c = { byHash: new Map(), byCode: new WeakMap() }));
+    if (!c) caches.set(table, (c = { byHash: new BoundedMap(MAX_CODES_PER_TABLE), byCode: new WeakMap() }));
     let a = c.byCode.get(code);
     if (a) {
       hits++;
@@ -88,7 +89,6 @@ function install(proto: InterpreterLike): void {
     } else {
       misses++;
       a = original.call(this, code);
-      if (c.byHash.size >= MAX_CODES_PER_TABLE) c.byHash.delete(c.byHash.keys().next().value!);
       c.byHash.set(h, a);
     }
     c.byCode.set(code, a);

@@ -2,10 +2,12 @@
 // With one validator every built block is accepted at once, so "last accepted" = head.
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, createAccountFromRLP } from '@ethereumjs/util';
+import { Account, Address } from '@ethereumjs/util';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { KVStore } from '../../db/database.js';
+import { BoundedMap } from '../../boundedMap.js';
+import { accountFromRLP } from '../state/flat.js';
 import { StateStore } from '../state/state.js';
 import { Commons, forkFor, type EvmFork } from './common.js';
 import { ChainStore, type Op, type StoredReceipt } from './store.js';
@@ -41,8 +43,9 @@ export class Blockchain {
   head!: Block;
   /** State root of the head: the header's, or the one left by test-control edits. */
   headStateRoot!: Uint8Array;
-  private readonly cache = new Map<string, Block>();
-  private readonly receiptCache = new Map<string, StoredReceipt[]>();
+  /** Recent blocks by hash (hex) and their receipts (the last 256 and 512 at least). */
+  private readonly cache = new BoundedMap<string, Block>(512);
+  private readonly receiptCache = new BoundedMap<string, StoredReceipt[]>(1024);
 
   constructor(
     db: KVStore,
@@ -130,14 +133,12 @@ export class Blockchain {
   accepted(block: Block, receipts: StoredReceipt[], stateRoot: Uint8Array): void {
     this.remember(block);
     this.receiptCache.set(block.hashHex, receipts);
-    if (this.receiptCache.size > 512) this.receiptCache.delete(this.receiptCache.keys().next().value!);
     this.head = block;
     this.headStateRoot = stateRoot;
   }
 
   private remember(b: Block): void {
     this.cache.set(b.hashHex, b);
-    if (this.cache.size > 256) this.cache.delete(this.cache.keys().next().value!);
   }
 
   blockByHash(hash: Uint8Array): Block | undefined {
@@ -170,7 +171,6 @@ export class Blockchain {
     if (!r) {
       r = this.store.receipts(b.hash) ?? [];
       this.receiptCache.set(b.hashHex, r);
-      if (this.receiptCache.size > 512) this.receiptCache.delete(this.receiptCache.keys().next().value!);
     }
     return r;
   }
@@ -228,7 +228,7 @@ export class Blockchain {
   cachedAccount(b: Block, addrHex: string): Account | undefined {
     const rlp = this.state.flat.get(Buffer.from(this.stateRootOf(b)).toString('hex'), addrHex.slice(2));
     if (rlp === undefined) return undefined;
-    return rlp === null ? new Account() : createAccountFromRLP(rlp);
+    return rlp === null ? new Account() : accountFromRLP(rlp);
   }
 
   async accountAt(b: Block, address: Address): Promise<Account> {

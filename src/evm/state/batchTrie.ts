@@ -3,6 +3,7 @@
 // of once per put, and decoded nodes are kept (immutable, by hash) across blocks. Updates build
 // new nodes copy-on-write, so a cached node is never changed.
 import { RLP } from '@ethereumjs/rlp';
+import { BoundedMap } from '../../boundedMap.js';
 import { keccak256 } from '../crypto.js';
 import { encodeRlp, type RlpItem } from './nodeRlp.js';
 
@@ -43,13 +44,14 @@ export const EMPTY_TRIE_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48
 
 /** Decoded nodes by hash (content-addressed, so shared by every trie of a chain). Bounded. */
 export class NodeCache {
-  private readonly map = new Map<string, Node>();
-  constructor(private readonly max = 10_000) {}
+  private readonly map: BoundedMap<string, Node>;
+  constructor(max = 10_000) {
+    this.map = new BoundedMap(max);
+  }
   get(h: string): Node | undefined {
     return this.map.get(h);
   }
   set(h: string, n: Node): void {
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
     this.map.set(h, n);
   }
 }

@@ -76,3 +76,20 @@ test('batched flush gives the same roots as MerkleStateManager', async () => {
     }
   }
 });
+
+test('accountFromRLP: the decoded account, a fresh copy each time (changing one never shows in the next)', async () => {
+  const { accountFromRLP } = await import('./flat.js');
+  const rlp = new Account(7n, 10n ** 21n, new Uint8Array(32).fill(3), new Uint8Array(32).fill(4)).serialize();
+  const a = accountFromRLP(rlp);
+  assert.deepEqual(a.serialize(), rlp);
+  a.nonce = 8n;
+  a.balance = 0n;
+  a.storageRoot = new Uint8Array(32);
+  const b = accountFromRLP(rlp);
+  assert.notEqual(a, b);
+  assert.equal(b.nonce, 7n);
+  assert.equal(b.balance, 10n ** 21n);
+  assert.deepEqual(b.serialize(), rlp);
+  assert.equal(b.isContract(), true);
+  assert.throws(() => accountFromRLP(Uint8Array.from([0x80])), /Invalid serialized account input/);
+});

@@ -26,6 +26,23 @@ export function preimageKey(hash: Uint8Array): Uint8Array {
   return k;
 }
 
+/**
+ * Accounts decoded from their RLP, by the RLP's Uint8Array instance: the state caches hand out
+ * the same instance until the account is written again, and the EVM reads an account many times
+ * per tx (createAccountFromRLP ~3 µs, a copy of the fields ~0.06 µs). Callers get a fresh copy,
+ * as they may change the account they read.
+ */
+const decodedAccounts = new WeakMap<Uint8Array, Account>();
+
+export function accountFromRLP(rlp: Uint8Array): Account {
+  let a = decodedAccounts.get(rlp);
+  if (a === undefined) {
+    a = createAccountFromRLP(rlp);
+    decodedAccounts.set(rlp, a);
+  }
+  return new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
+}
+
 export class FlatCache {
   /** trie root (hex) → key (hex) → RLP value or null (absent). Oldest root first. */
   private readonly byRoot = new Map<string, Map<string, Slot>>();
@@ -60,7 +77,7 @@ export class FlatCache {
 
   private evict(): void {
     // Drop whole oldest roots: old states are the least likely to be read again.
-    while (this.entries > this.maxEntries && this.byRoot.size > 1) {
+    while (this.entries > this.maxEntries) {
       const [oldRoot, old] = this.byRoot.entries().next().value!;
       this.entries -= old.size;
       this.byRoot.delete(oldRoot);
@@ -103,7 +120,7 @@ export class FlatStateManager extends MerkleStateManager {
 
   override async getAccount(address: Address): Promise<Account | undefined> {
     const elem = this._caches?.account?.get(address);
-    if (elem !== undefined) return elem.accountRLP !== undefined ? createAccountFromRLP(elem.accountRLP) : undefined;
+    if (elem !== undefined) return elem.accountRLP !== undefined ? accountFromRLP(elem.accountRLP) : undefined;
     const root = hexOf(this._trie.root());
     const key = hexOf(address.bytes);
     let rlp = this.flat.get(root, key);
@@ -111,7 +128,7 @@ export class FlatStateManager extends MerkleStateManager {
       rlp = await this._trie.get(address.bytes);
       this.flat.set(root, key, rlp);
     }
-    const account = rlp !== null ? createAccountFromRLP(rlp) : undefined;
+    const account = rlp !== null ? accountFromRLP(rlp) : undefined;
     this._caches?.account?.put(address, account);
     return account;
   }
