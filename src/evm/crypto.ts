@@ -1,11 +1,17 @@
 // keccak256 for the EVM code (header hashes, tx hashes, state tries).
-// Uses the `keccak` package's native binding (much faster than JS for the many small inputs of a
-// trie); that package falls back to its own JS build when the binding cannot load, and if the package
-// itself is missing we fall back to @noble/hashes (pulled in by @ethereumjs/*).
+// Uses hash-wasm's WebAssembly keccak once it is compiled: a trie hashes many small inputs, and
+// the WebAssembly call costs far less than the native binding's three N-API calls and Buffer per
+// hash (measured: 0.8 vs 2.1 µs for 32–110 bytes, 2.4 vs 4.0 µs for a 532-byte branch node).
+// WebAssembly compiles asynchronously, so until it is ready (and wherever it cannot load) the
+// `keccak` package's native binding hashes; that package falls back to its own JS build when the
+// binding cannot load, and if the package itself is missing we fall back to @noble/hashes (pulled
+// in by @ethereumjs/*). Every path gives the same digests (crypto.test.ts).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 // Already loaded by @ethereumjs/util; a static import keeps this module free of top-level await.
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js';
+import type { IHasher } from 'hash-wasm';
+import hashWasmKeccak from 'hash-wasm/dist/keccak.umd.min.js';
 
 type KeccakFactory = (alg: 'keccak256') => { update(b: Buffer): { digest(): Buffer } };
 
@@ -62,8 +68,32 @@ const sponge = loadSponge();
 const native = sponge ? undefined : loadNative();
 const noble = native || sponge ? undefined : nobleKeccak256;
 
+let wasm: IHasher | undefined;
+const EMPTY_DIGEST = 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
+
+/** Resolves once the WebAssembly keccak hashes (or could not load: the other paths go on). */
+export const wasmKeccakReady: Promise<boolean> = hashWasmKeccak.createKeccak(256).then(
+  (h) => {
+    h.init();
+    if (Buffer.from(h.digest('binary')).toString('hex') !== EMPTY_DIGEST) return false;
+    wasm = h;
+    return true;
+  },
+  () => false,
+);
+
 /** keccak-256 of `bytes` (32 bytes). */
 export function keccak256(bytes: Uint8Array): Uint8Array {
+  if (wasm) {
+    wasm.init();
+    wasm.update(bytes);
+    return wasm.digest('binary');
+  }
+  return keccak256WithoutWasm(bytes);
+}
+
+/** keccak-256 by the native binding (or JS where it cannot load): the path before WebAssembly is ready. */
+export function keccak256WithoutWasm(bytes: Uint8Array): Uint8Array {
   if (sponge) {
     sponge.absorb(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     const out = sponge.squeeze(32);
@@ -78,5 +108,7 @@ export function keccak256(bytes: Uint8Array): Uint8Array {
   return noble!(bytes);
 }
 
-/** Which implementation is in use ('native' or 'js'), for diagnostics. */
-export const keccakImplementation: 'native' | 'js' = sponge || native ? 'native' : 'js';
+/** Which implementation is in use, for diagnostics. */
+export function keccakImplementation(): 'wasm' | 'native' | 'js' {
+  return wasm ? 'wasm' : sponge || native ? 'native' : 'js';
+}
