@@ -205,9 +205,17 @@ function key(prefix: string, id: string): Uint8Array {
 /** Go's float32 JSON form: the shortest decimal that reads back as the same float32. */
 export function float32JSON(x: number): number {
   const f = Math.fround(x);
-  for (let p = 1; p <= 9; p++) {
-    const s = Number(f.toPrecision(p));
-    if (Math.fround(s) === f) return s;
+  // A whole float32 below 2^24 prints the same digits either way (the usual 100 % uptime).
+  if (Number.isInteger(f) && Math.abs(f) < 2 ** 24) return f;
+  // The fewest digits that read back: if p digits do, p + 1 do too (the closest (p+1)-digit decimal
+  // is at least as close as the p-digit one), so a binary search over 1..9 finds the same p.
+  let lo = 1;
+  let hi = 9;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (Math.fround(Number(f.toPrecision(mid))) === f) hi = mid;
+    else lo = mid + 1;
   }
-  return f;
+  const s = Number(f.toPrecision(lo));
+  return Math.fround(s) === f ? s : f;
 }

@@ -13,6 +13,8 @@ const nodeIDs = custom<string[] | undefined>((v) => {
   return v as string[];
 });
 
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+
 export function validatorsService(validators: ValidatorManager, subnetID: string): GorillaService {
   return {
     getCurrentValidators: {
@@ -28,7 +30,9 @@ export function validatorsService(validators: ValidatorManager, subnetID: string
           out.push({
             validationID: v.validationID,
             nodeID: v.nodeID,
-            weight: v.weight,
+            // uint64 as a bare JSON number either way; a number when exact keeps the encoding on
+            // JSON.stringify's fast path (goJSON).
+            weight: v.weight <= MAX_EXACT ? Number(v.weight) : v.weight,
             startTimestamp: v.startTime,
             isActive: v.isActive,
             isL1Validator: v.isL1Validator,

@@ -104,3 +104,20 @@ test('uptime is measured by this node and kept across restarts; downtime counts 
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('float32JSON: the digits Go writes for a float32 (the shortest that reads back)', async () => {
+  const { float32JSON } = await import('./manager.js');
+  // Go: json.Marshal(float32(x)) for each x.
+  const cases: [number, number][] = [
+    [100, 100],
+    [0, 0],
+    [99.99, 99.99],
+    [0.1, 0.1],
+    [(1 / 3) * 100, 33.333332],
+    [2 / 3, 0.6666667],
+    [16777217, 16777216],
+    [50.000001, 50],
+    [1e-7, 1e-7],
+  ];
+  for (const [x, want] of cases) assert.equal(float32JSON(x), want, `float32(${x})`);
+});
