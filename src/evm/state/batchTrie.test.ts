@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { MapDB, ValueEncoding } from '@ethereumjs/util';
-import { BatchTrie, EMPTY_TRIE_ROOT, NodeCache, type NodeStore } from './batchTrie.js';
+import { BatchTrie, EMPTY_TRIE_ROOT, NodeCache, trieGet, type NodeStore } from './batchTrie.js';
 import { keccak256 } from '../crypto.js';
 
 function rng(seed: number): () => number {
@@ -52,11 +52,16 @@ for (const [name, keySpace, valueMax] of [
       root = await t.commit();
       assert.equal(Buffer.from(root).toString('hex'), Buffer.from(ref.root()).toString('hex'), `root after block ${block}`);
     }
-    // Everything BatchTrie stored is readable by @ethereumjs/mpt at that root.
+    // Everything BatchTrie stored is readable by @ethereumjs/mpt at that root, and trieGet reads
+    // the same values (and the same absences) as mpt's get, through a warm and a cold node cache.
     const reader = new MerklePatriciaTrie({ db: new MapDB(store.m as never), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root });
-    for (let k = 0; k < keySpace; k++) {
+    const getNode = (h: string) => store.m.get(h);
+    for (let k = 0; k < keySpace + 5; k++) {
       const key = Uint8Array.of(k, 1, 2);
-      assert.deepEqual(await reader.get(key), await ref.get(key));
+      const want = await ref.get(key);
+      assert.deepEqual(await reader.get(key), want);
+      assert.deepEqual(trieGet(root, keccak256(key), getNode, cache), want, `trieGet key ${k}`);
+      assert.deepEqual(trieGet(root, keccak256(key), getNode, new NodeCache()), want, `trieGet key ${k}, cold cache`);
     }
   });
 }
@@ -71,4 +76,6 @@ test('deleting every key gives the empty root; a missing node is an error', asyn
   assert.deepEqual(await t2.commit(), EMPTY_TRIE_ROOT);
   const t3 = new BatchTrie(keccak256(Uint8Array.of(1)), mapStore(), new NodeCache());
   await assert.rejects(t3.update(keccak256(Uint8Array.of(1)), Uint8Array.of(1)), /missing trie node/);
+  assert.throws(() => trieGet(keccak256(Uint8Array.of(1)), keccak256(Uint8Array.of(1)), () => undefined, new NodeCache()), /missing trie node/);
+  assert.equal(trieGet(EMPTY_TRIE_ROOT, keccak256(Uint8Array.of(1)), () => undefined, new NodeCache()), null);
 });

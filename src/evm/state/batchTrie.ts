@@ -104,6 +104,47 @@ function childOf(item: unknown): Ref | null {
   return n;
 }
 
+/**
+ * The value at `key` (already hashed) in the trie rooted at `root`, or null when absent: the same
+ * answer as @ethereumjs/mpt's get, walking the shared decoded nodes instead of decoding each node's
+ * RLP again on every read (the nodes of a trie's top are read by every lookup). `getNode` reads an
+ * encoded node by its hash (hex) synchronously.
+ */
+export function trieGet(root: Uint8Array, key: Uint8Array, getNode: (hashHex: string) => Uint8Array | undefined, cache: NodeCache): Uint8Array | null {
+  if (Buffer.compare(root, EMPTY_TRIE_ROOT) === 0) return null;
+  let ref: Ref | null = root;
+  let i = 0;
+  const keyNibbles = key.length * 2;
+  const nibble = (at: number) => (at & 1 ? key[at >> 1] & 15 : key[at >> 1] >> 4);
+  for (;;) {
+    let n: Node;
+    if (ref instanceof Uint8Array) {
+      const h = hexOf(ref);
+      let cached = cache.get(h);
+      if (!cached) {
+        const enc = getNode(h);
+        if (!enc) throw new Error(`missing trie node ${h}`);
+        cached = decodeRaw(RLP.decode(enc));
+        cached.ref = ref;
+        cache.set(h, cached);
+      }
+      n = cached;
+    } else n = ref;
+    if (n.k === 2) {
+      if (i === keyNibbles) return n.v;
+      ref = n.c[nibble(i++)];
+      if (ref === null) return null;
+      continue;
+    }
+    const path = n.path;
+    if (i + path.length > keyNibbles) return null;
+    for (let j = 0; j < path.length; j++) if (path[j] !== nibble(i + j)) return null;
+    i += path.length;
+    if (n.k === 0) return i === keyNibbles ? n.v : null;
+    ref = n.c;
+  }
+}
+
 function common(a: Nibbles, ai: number, b: Nibbles, bi: number): number {
   let n = 0;
   while (ai + n < a.length && bi + n < b.length && a[ai + n] === b[bi + n]) n++;

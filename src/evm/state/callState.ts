@@ -8,14 +8,13 @@
 // Semantics follow MerkleStateManager (the state manager blocks are built with): storage is read
 // at the account's current storageRoot, deleted accounts have no storage, clearStorage empties it,
 // putStorage needs an existing account and stores unpadded values.
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX, OriginalStorageCache, type MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, ValueEncoding, concatBytes, equalsBytes, unpadBytes, type Address } from '@ethereumjs/util';
-import type { AccountFields, Common, StateManagerInterface } from '@ethereumjs/common';
+import { Account, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, concatBytes, equalsBytes, unpadBytes, type Address } from '@ethereumjs/util';
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { keccak256 } from '../crypto.js';
+import { trieGet } from './batchTrie.js';
 import type { StateStore } from './state.js';
-import { OverlayDB } from './trieDB.js';
 
 const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const EMPTY = new Uint8Array(0);
@@ -31,13 +30,12 @@ export class StateReader {
   private readonly slots = new Map<string, Uint8Array>();
   /** code hash hex → code (the same instance every time, so per-code caches keyed by it hit). */
   private readonly codes = new Map<string, Uint8Array>();
-  private readonly storageTries = new Map<string, MerklePatriciaTrie>();
+  private readonly getNode = (hashHex: string) => this.store.nodes.getSync(hashHex);
 
   constructor(
     readonly root: Uint8Array,
     private readonly base: MerkleStateManager,
     private readonly store: StateStore,
-    private readonly common: Common,
   ) {}
 
   /** The account at this root (shared: callers must not change it). */
@@ -60,7 +58,7 @@ export class StateReader {
     if (v === undefined) {
       let rlp = this.store.flat.get(rootHex, slotHex);
       if (rlp === undefined) {
-        rlp = await this.storageTrie(rootHex, storageRoot).get(slot);
+        rlp = trieGet(storageRoot, keccak256(slot), this.getNode, this.store.trieNodes);
         this.store.flat.set(rootHex, slotHex, rlp);
       }
       v = rlp === null ? EMPTY : (RLP.decode(rlp) as Uint8Array);
@@ -89,16 +87,6 @@ export class StateReader {
     const prefixed = (this.base as unknown as { _prefixCodeHashes: boolean })._prefixCodeHashes;
     const key = prefixed ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash;
     return (await db.get(key)) ?? EMPTY;
-  }
-
-  private storageTrie(rootHex: string, root: Uint8Array): MerklePatriciaTrie {
-    let t = this.storageTries.get(rootHex);
-    if (!t) {
-      if (this.storageTries.size >= 256) this.storageTries.clear();
-      t = new MerklePatriciaTrie({ db: new OverlayDB(this.store.nodes), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common: this.common, root, cacheSize: 0 });
-      this.storageTries.set(rootHex, t);
-    }
-    return t;
   }
 
   private bound(m: Map<string, unknown>): void {

@@ -7,7 +7,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, EthereumJSErrorWithoutCode, concatBytes, createAccountFromRLP, createAddressFromString, unpadBytes, type Address } from '@ethereumjs/util';
-import { BatchTrie, NodeCache, type NodeStore } from './batchTrie.js';
+import { BatchTrie, NodeCache, trieGet, type NodeStore } from './batchTrie.js';
 
 type Slot = Uint8Array | null;
 
@@ -125,7 +125,8 @@ export class FlatStateManager extends MerkleStateManager {
     const key = hexOf(address.bytes);
     let rlp = this.flat.get(root, key);
     if (rlp === undefined) {
-      rlp = await this._trie.get(address.bytes);
+      const getNode = this.syncNodeReader();
+      rlp = getNode ? trieGet(this._trie.root(), this.hashKey(address.bytes), getNode, this.nodeCache) : await this._trie.get(address.bytes);
       this.flat.set(root, key, rlp);
     }
     const account = rlp !== null ? accountFromRLP(rlp) : undefined;
@@ -153,6 +154,20 @@ export class FlatStateManager extends MerkleStateManager {
     const k = preimageKey(hash);
     if ((await store.get(k)) === undefined) await store.put(k, preimage);
   }
+
+  /**
+   * Reads trie nodes synchronously for trieGet (the decoded-node walk) when every node this state
+   * can reach is in its node database: not inside a trie checkpoint (whose writes sit in the
+   * trie's own checkpoint layer) and without prefixed storage keys. Otherwise undefined: the trie's
+   * own get.
+   */
+  private syncNodeReader(): ((hashHex: string) => Uint8Array | undefined) | undefined {
+    if (this._prefixStorageTrieKeys || this._trie.hasCheckpoints()) return undefined;
+    const db = (this._trie.database() as unknown as { db?: { getSync?(key: string): Uint8Array | undefined } }).db;
+    if (typeof db?.getSync !== 'function') return undefined;
+    return (this.nodeReader ??= (h: string) => db.getSync!(h));
+  }
+  private nodeReader?: (hashHex: string) => Uint8Array | undefined;
 
   /** The trie key of an address or slot (the chain's keccak, as the base class uses). */
   private hashKey(b: Uint8Array): Uint8Array {
@@ -263,7 +278,8 @@ export class FlatStateManager extends MerkleStateManager {
     const k = hexOf(key);
     let value = this.flat.get(root, k);
     if (value === undefined) {
-      value = await this._getStorageTrie(address, account).get(key);
+      const getNode = this.syncNodeReader();
+      value = getNode ? trieGet(account.storageRoot, this.hashKey(key), getNode, this.nodeCache) : await this._getStorageTrie(address, account).get(key);
       this.flat.set(root, k, value);
     }
     this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);

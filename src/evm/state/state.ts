@@ -83,7 +83,7 @@ export class StateStore {
     if (r) {
       this.readers.delete(key);
     } else {
-      r = new StateReader(root, this.readOnly(common, root), this, common);
+      r = new StateReader(root, this.readOnly(common, root), this);
       if (this.readers.size >= 4) this.readers.delete(this.readers.keys().next().value!);
     }
     this.readers.set(key, r); // most recent last

@@ -75,6 +75,9 @@ export class OverlayDB implements DB<string, string | Uint8Array> {
   private readonly overlay = new Map<string, Uint8Array>();
   constructor(private readonly base: TrieNodeDB) {}
   async get(key: string): Promise<Uint8Array | undefined> {
+    return this.getSync(key);
+  }
+  getSync(key: string): Uint8Array | undefined {
     return this.overlay.get(key) ?? this.base.getSync(key);
   }
   async put(key: string, val: string | Uint8Array): Promise<void> {
