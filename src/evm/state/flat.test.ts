@@ -93,3 +93,14 @@ test('accountFromRLP: the decoded account, a fresh copy each time (changing one 
   assert.equal(b.isContract(), true);
   assert.throws(() => accountFromRLP(Uint8Array.from([0x80])), /Invalid serialized account input/);
 });
+
+test('FlatCache stays bounded when every entry is under one root (a new slot per eth_call on an idle chain)', async () => {
+  const { FlatCache } = await import('./flat.js');
+  const c = new FlatCache(100);
+  for (let i = 0; i < 1000; i++) c.set('root', `k${i}`, Uint8Array.of(i & 0xff));
+  let held = 0;
+  for (let i = 0; i < 1000; i++) if (c.get('root', `k${i}`) !== undefined) held++;
+  assert.ok(held <= 100, `${held} entries held`);
+  // What was set last is there (a miss only costs a trie walk, but the cache must still serve).
+  assert.deepEqual(c.get('root', 'k999'), Uint8Array.of(999 & 0xff));
+});
