@@ -43,9 +43,13 @@ export class Blockchain {
   head!: Block;
   /** State root of the head: the header's, or the one left by test-control edits. */
   headStateRoot!: Uint8Array;
-  /** Recent blocks by hash (hex) and their receipts (the last 256 and 512 at least). */
-  private readonly cache = new BoundedMap<string, Block>(512);
-  private readonly receiptCache = new BoundedMap<string, StoredReceipt[]>(1024);
+  /**
+   * Recent blocks by hash (hex) and their receipts (the last 64 and 128 at least; older ones are
+   * decoded from the store). Each cached block keeps its decoded transactions alive, and larger
+   * caches measurably added GC work to every block (performance.md, session 10).
+   */
+  private readonly cache = new BoundedMap<string, Block>(128);
+  private readonly receiptCache = new BoundedMap<string, StoredReceipt[]>(256);
 
   constructor(
     db: KVStore,
