@@ -36,6 +36,7 @@ import { Common } from '@ethereumjs/common';
 import { EVM, EVMError } from '@ethereumjs/evm';
 import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util';
 import { BoundedMap } from '../boundedMap.js';
+import './txTuning.js'; // the sender address by the chain's keccak
 import { keccak256 } from './crypto.js';
 
 interface JumpAnalysis {
