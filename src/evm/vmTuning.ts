@@ -37,6 +37,7 @@ import { EVM, EVMError } from '@ethereumjs/evm';
 import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util';
 import { BoundedMap } from '../boundedMap.js';
 import './txTuning.js'; // the sender address by the chain's keccak
+import './accountCodec.js'; // Account.serialize in one pass
 import { keccak256 } from './crypto.js';
 
 interface JumpAnalysis {

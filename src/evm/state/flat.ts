@@ -135,6 +135,17 @@ export class FlatStateManager extends MerkleStateManager {
   }
 
   /**
+   * The account cache serializes what is put; the next read of the account would decode that RLP
+   * again, so the account (a copy: the caller may go on changing its object) is remembered for it.
+   */
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    await super.putAccount(address, account);
+    if (account === undefined) return;
+    const rlp = this._caches?.account?.get(address)?.accountRLP;
+    if (rlp !== undefined && !decodedAccounts.has(rlp)) decodedAccounts.set(rlp, new Account(account.nonce, account.balance, account.storageRoot, account.codeHash));
+  }
+
+  /**
    * Writes the cached changes into the tries and records the account writes so the flat entries
    * follow the new root. Storage and account changes go through BatchTrie (same nodes and roots as
    * @ethereumjs/mpt); flushes inside a trie checkpoint take the original path.
