@@ -14,14 +14,13 @@ import { Account, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, con
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { keccak256 } from '../crypto.js';
 import { trieGet } from './batchTrie.js';
+import { copyAccount } from './flat.js';
 import type { StateStore } from './state.js';
 
 const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const EMPTY = new Uint8Array(0);
 /** Entries a reader keeps before it starts over (memory bound; a miss only costs a trie read). */
 const MAX_READER_ENTRIES = 100_000;
-
-const copyAccount = (a: Account) => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
 
 /** What one state root contains, read once and kept (content addressing: it never changes). */
 export class StateReader {

@@ -34,13 +34,16 @@ export function preimageKey(hash: Uint8Array): Uint8Array {
  */
 const decodedAccounts = new WeakMap<Uint8Array, Account>();
 
+/** A new Account with the same fields (the byte arrays are shared: they are replaced, never changed). */
+export const copyAccount = (a: Account) => new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
+
 export function accountFromRLP(rlp: Uint8Array): Account {
   let a = decodedAccounts.get(rlp);
   if (a === undefined) {
     a = createAccountFromRLP(rlp);
     decodedAccounts.set(rlp, a);
   }
-  return new Account(a.nonce, a.balance, a.storageRoot, a.codeHash);
+  return copyAccount(a);
 }
 
 export class FlatCache {
@@ -142,7 +145,7 @@ export class FlatStateManager extends MerkleStateManager {
     await super.putAccount(address, account);
     if (account === undefined) return;
     const rlp = this._caches?.account?.get(address)?.accountRLP;
-    if (rlp !== undefined && !decodedAccounts.has(rlp)) decodedAccounts.set(rlp, new Account(account.nonce, account.balance, account.storageRoot, account.codeHash));
+    if (rlp !== undefined && !decodedAccounts.has(rlp)) decodedAccounts.set(rlp, copyAccount(account));
   }
 
   /**
