@@ -80,7 +80,7 @@ export class FlatCache {
 
   private evict(): void {
     // Drop whole oldest roots: old states are the least likely to be read again.
-    while (this.entries > this.maxEntries) {
+    while (this.entries > this.maxEntries && this.byRoot.size > 0) {
       const [oldRoot, old] = this.byRoot.entries().next().value!;
       this.entries -= old.size;
       this.byRoot.delete(oldRoot);
