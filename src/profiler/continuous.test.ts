@@ -43,18 +43,23 @@ test('continuous profiler: writes and rotates cpu/mem/lock profiles, keeps max-f
     await until('a fourth rotation', () => existsSync(join(dir, 'cpu.profile.2')) && existsSync(join(dir, 'lock.profile.2')));
     const before = readFileSync(join(dir, 'cpu.profile.2'));
     await until('the oldest file to be replaced', () => !readFileSync(join(dir, 'cpu.profile.2')).equals(before));
-    const names = readdirSync(dir).sort();
+    // A rotation renames file by file (as Go's does), so a listing taken mid-rotation can miss a
+    // .1 for a moment: look at one taken between rotations.
+    const complete = (list: string[]) => ['cpu', 'mem', 'lock'].every((k) => list.includes(`${k}.profile.1`) && list.includes(`${k}.profile.2`));
+    let names: string[] = [];
+    await until('a listing between rotations', () => complete((names = readdirSync(dir).sort())));
     for (const kind of ['cpu', 'mem', 'lock']) {
       assert.ok(names.includes(`${kind}.profile.1`), `${kind}.profile.1 in ${names}`);
       assert.ok(names.includes(`${kind}.profile.2`), `${kind}.profile.2 in ${names}`);
     }
     assert.ok(names.every((n) => /^(cpu|mem|lock)\.profile(\.[12])?$/.test(n)), `only .1 and .2 kept: ${names}`);
-    assert.deepEqual(sampleTypes(join(dir, 'cpu.profile.1')), ['samples', 'cpu']);
-    assert.deepEqual(sampleTypes(join(dir, 'mem.profile.1')), ['alloc_objects', 'alloc_space', 'inuse_objects', 'inuse_space']);
-    assert.match(readFileSync(join(dir, 'lock.profile.1'), 'utf8'), /^--- mutex:\ncycles\/second=1000000000\n/);
   } finally {
     await t.stop();
   }
+  // The rotated files' contents, read once the node has stopped rotating them.
+  assert.deepEqual(sampleTypes(join(dir, 'cpu.profile.1')), ['samples', 'cpu']);
+  assert.deepEqual(sampleTypes(join(dir, 'mem.profile.1')), ['alloc_objects', 'alloc_space', 'inuse_objects', 'inuse_space']);
+  assert.match(readFileSync(join(dir, 'lock.profile.1'), 'utf8'), /^--- mutex:\ncycles\/second=1000000000\n/);
   // At stop the running period is written (not rotated) and the CPU profiler is free again.
   assert.deepEqual(sampleTypes(join(dir, 'cpu.profile')), ['samples', 'cpu']);
   assert.deepEqual(sampleTypes(join(dir, 'mem.profile')), ['alloc_objects', 'alloc_space', 'inuse_objects', 'inuse_space']);
