@@ -8,18 +8,8 @@
 // nodeRlp.ts; accountCodec.test.ts compares it with the package's method. Installed only over
 // the method it replaces.
 import { Account } from '@ethereumjs/util';
+import { bigintToBytes } from './header/header.js';
 import { encodeRlp } from './state/nodeRlp.js';
-
-const NO_BYTES = new Uint8Array(0);
-
-/** Minimal big-endian bytes of a non-negative bigint (empty for 0), as bigIntToUnpaddedBytes gives. */
-export function unpaddedBytes(n: bigint): Uint8Array {
-  if (n === 0n) return NO_BYTES;
-  if (n < 256n) return Uint8Array.of(Number(n));
-  let hex = n.toString(16);
-  if (hex.length & 1) hex = '0' + hex;
-  return Buffer.from(hex, 'hex');
-}
 
 interface AccountFields {
   nonce: bigint;
@@ -29,7 +19,8 @@ interface AccountFields {
 }
 
 function serialize(this: AccountFields): Uint8Array {
-  return encodeRlp([unpaddedBytes(this.nonce), unpaddedBytes(this.balance), this.storageRoot, this.codeHash]);
+  // Nonce and balance are never negative (Account checks), so bigintToBytes never throws here.
+  return encodeRlp([bigintToBytes(this.nonce), bigintToBytes(this.balance), this.storageRoot, this.codeHash]);
 }
 
 /** The package's own method, before the override (tests compare the two). */

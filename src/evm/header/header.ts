@@ -49,6 +49,7 @@ const EMPTY = new Uint8Array(0);
 export function bigintToBytes(v: bigint): Uint8Array {
   if (v < 0n) throw new Error('negative integer in header');
   if (v === 0n) return EMPTY;
+  if (v < 256n) return Uint8Array.of(Number(v));
   let s = v.toString(16);
   if (s.length & 1) s = '0' + s;
   return new Uint8Array(Buffer.from(s, 'hex'));

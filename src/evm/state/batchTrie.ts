@@ -104,6 +104,15 @@ function childOf(item: unknown): Ref | null {
   return n;
 }
 
+/** The node stored under hash `ref` (hex `h`), decoded and put in the shared cache. */
+function storedNode(ref: Uint8Array, h: string, enc: Uint8Array | undefined, cache: NodeCache): Node {
+  if (!enc) throw new Error(`missing trie node ${h}`);
+  const n = decodeRaw(RLP.decode(enc));
+  n.ref = ref;
+  cache.set(h, n);
+  return n;
+}
+
 /**
  * The value at `key` (already hashed) in the trie rooted at `root`, or null when absent: the same
  * answer as @ethereumjs/mpt's get, walking the shared decoded nodes instead of decoding each node's
@@ -120,15 +129,7 @@ export function trieGet(root: Uint8Array, key: Uint8Array, getNode: (hashHex: st
     let n: Node;
     if (ref instanceof Uint8Array) {
       const h = hexOf(ref);
-      let cached = cache.get(h);
-      if (!cached) {
-        const enc = getNode(h);
-        if (!enc) throw new Error(`missing trie node ${h}`);
-        cached = decodeRaw(RLP.decode(enc));
-        cached.ref = ref;
-        cache.set(h, cached);
-      }
-      n = cached;
+      n = cache.get(h) ?? storedNode(ref, h, getNode(h), cache);
     } else n = ref;
     if (n.k === 2) {
       if (i === keyNibbles) return n.v;
@@ -166,15 +167,7 @@ export class BatchTrie {
   private async load(ref: Ref): Promise<Node> {
     if (!(ref instanceof Uint8Array)) return ref;
     const h = hexOf(ref);
-    let n = this.cache.get(h);
-    if (!n) {
-      const enc = await this.store.get(ref);
-      if (!enc) throw new Error(`missing trie node ${h}`);
-      n = decodeRaw(RLP.decode(enc));
-      n.ref = ref;
-      this.cache.set(h, n);
-    }
-    return n;
+    return this.cache.get(h) ?? storedNode(ref, h, await this.store.get(ref), this.cache);
   }
 
   /** Sets `key` (hashed, 32 bytes) to `value`; an empty value or null deletes it. */

@@ -145,7 +145,7 @@ export class FlatStateManager extends MerkleStateManager {
     await super.putAccount(address, account);
     if (account === undefined) return;
     const rlp = this._caches?.account?.get(address)?.accountRLP;
-    if (rlp !== undefined && !decodedAccounts.has(rlp)) decodedAccounts.set(rlp, copyAccount(account));
+    if (rlp !== undefined) decodedAccounts.set(rlp, copyAccount(account));
   }
 
   /**
