@@ -1,7 +1,15 @@
 // The chain backend behind every RPC method: block resolution (§1.3), calls and gas estimation,
 // transaction submission, and the state at a block.
 import { RLP } from '@ethereumjs/rlp';
-import { createTx, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import {
+  create1559FeeMarketTxFromBytesArray,
+  createAccessList2930TxFromBytesArray,
+  createLegacyTxFromBytesArray,
+  createTx,
+  createTxFromRLP,
+  type TxOptions,
+  type TypedTransaction,
+} from '@ethereumjs/tx';
 import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { CallState } from '../state/callState.js';
@@ -27,6 +35,7 @@ import { DEFAULT_FEE_CONFIG, GasPriceOracle, feeConfigJSON } from '../fees/index
 import { activePrecompilesJSON, activeRulesJSON, chainConfigJSON, type Genesis } from '../config/index.js';
 import type { ChainContext } from '../../vms/types.js';
 import { effectiveTip } from '../txpool/pool.js';
+import { keccak256 } from '../crypto.js';
 import { warpOf, warpPrepareTx } from '../../warp/chain.js';
 import { KeyStore } from '../keystore/keystore.js';
 import { AccountManager } from '../keystore/manager.js';
@@ -166,23 +175,43 @@ const GETH_TX_FIELDS: Record<string, [string, string]> = {
   s: ['S', '*big.Int'],
 };
 
-/** geth's rlp error for a tx that is not one RLP list of its type's field count, else undefined. */
-function txShapeError(raw: Uint8Array): string | undefined {
+/** A raw tx's RLP fields: `error` is geth's rlp error when it is not one list of its type's fields. */
+interface TxFields {
+  error?: string;
+  /** The list's items; absent for malformed RLP, which ethereumjs' own decoder then words. */
+  values?: unknown[];
+}
+
+function decodeTxFields(raw: Uint8Array): TxFields {
   const legacy = raw[0] > 0x7f;
   const t = TX_FIELDS[legacy ? 0 : raw[0]];
-  if (!t) return undefined;
+  if (!t) return {};
   let decoded: { data: unknown; remainder: Uint8Array };
   try {
     decoded = RLP.decode(legacy ? raw : raw.subarray(1), true) as never;
   } catch {
-    return undefined; // malformed RLP: the decoder below words it
+    return {}; // malformed RLP: the decoder below words it
   }
-  if (decoded.remainder.length) return 'rlp: input contains more than one value';
-  if (!Array.isArray(decoded.data)) return `rlp: expected input list for types.${t.name}`;
-  if (decoded.data.length < t.fields) return `rlp: too few elements for types.${t.name}`;
-  if (decoded.data.length > t.fields) return `rlp: input list has too many elements for types.${t.name}`;
-  return undefined;
+  if (decoded.remainder.length) return { error: 'rlp: input contains more than one value' };
+  const values = decoded.data;
+  if (!Array.isArray(values)) return { error: `rlp: expected input list for types.${t.name}` };
+  if (values.length < t.fields) return { error: `rlp: too few elements for types.${t.name}` };
+  if (values.length > t.fields) return { error: `rlp: input list has too many elements for types.${t.name}` };
+  // ethereumjs checks every integer for leading zeros but a typed tx's chain id (its first field,
+  // so geth names it first); a canonical encoding is also what lets the hash be the raw bytes'.
+  const chainId = values[0];
+  if (!legacy && chainId instanceof Uint8Array && chainId[0] === 0) {
+    return { error: `rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.${t.name}).ChainID` };
+  }
+  return { values };
 }
+
+/** ethereumjs' constructor from decoded fields, by type byte (what createTxFromRLP calls after decoding). */
+const TX_FROM_VALUES: Record<number, (values: never, opts: TxOptions) => TypedTransaction> = {
+  0: createLegacyTxFromBytesArray,
+  1: createAccessList2930TxFromBytesArray,
+  2: create1559FeeMarketTxFromBytesArray,
+};
 
 export class EvmBackend {
   /** Dev accounts that eth_sendTransaction can sign for: lower-case address → key. */
@@ -564,11 +593,11 @@ export class EvmBackend {
     if (raw[0] <= 0x7f && raw[0] !== 1 && raw[0] !== 2) throw new RpcError(-32000, 'transaction type not supported');
     // Before ethereumjs decodes: it takes shapes geth's decoder refuses (a 6-field unsigned legacy
     // tx), so this cannot wait for its error. One more RLP pass of ~100 bytes per tx.
-    const shape = txShapeError(raw);
-    if (shape) throw new RpcError(-32000, shape);
+    const fields = decodeTxFields(raw);
+    if (fields.error) throw new RpcError(-32000, fields.error);
     let tx: TypedTransaction;
     try {
-      tx = createTxFromRLP(raw, { common });
+      tx = fields.values ? TX_FROM_VALUES[raw[0] > 0x7f ? 0 : raw[0]](fields.values as never, { common }) : createTxFromRLP(raw, { common });
     } catch (e) {
       const m = (e as Error).message;
       // ethereumjs validates in the constructor what geth checks in the pool.
@@ -584,6 +613,10 @@ export class EvmBackend {
       if (/chain ?id|signature|Invalid Signature|v value|s-value|s value/i.test(m)) throw new RpcError(-32000, 'invalid sender');
       throw new RpcError(-32000, m.includes('Invalid Signature') ? 'invalid sender' : `rlp: ${m.replace(/\s*\(.*$/s, '')}`);
     }
+    // The tx hash is the keccak of its serialization, and the bytes it was decoded from are that
+    // serialization: the decoder takes canonical RLP only, and every integer is checked for
+    // leading zeros (above and by ethereumjs). The frozen tx keeps the hash, as its hash() would.
+    (tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(raw);
     if (!isProtected(tx)) {
       const h = hex(tx.hash());
       const nick = tx.nonce === 0n && tx.r === tx.s;

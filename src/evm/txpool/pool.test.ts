@@ -61,10 +61,39 @@ test('raw bytes that are no transaction: geth\'s decoding errors, the node uncha
   assert.equal(await sendErr('0x' + Buffer.from(legacy).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for uint64, decoding into (types.LegacyTx).Nonce');
   const dynamic = RLP.encode([b('a8ca'), b(''), b('01'), b('0005'), b('5208'), to, b(''), b(''), [], b(''), b('01'), b('01')]);
   assert.equal(await sendErr('0x02' + Buffer.from(dynamic).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.DynamicFeeTx).GasFeeCap');
+  // ethereumjs does not check a typed tx's chain id for leading zeros; geth does, and names it
+  // before any later field.
+  const zeroChain = RLP.encode([b('00a8ca'), b('0001'), b('01'), b('05'), b('5208'), to, b(''), b(''), [], b(''), b('01'), b('01')]);
+  assert.equal(await sendErr('0x02' + Buffer.from(zeroChain).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.DynamicFeeTx).ChainID');
+  const zeroChain2930 = RLP.encode([b('00a8ca'), b(''), b('05'), b('5208'), to, b(''), b(''), [], b(''), b('01'), b('01')]);
+  assert.equal(await sendErr('0x01' + Buffer.from(zeroChain2930).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.AccessListTx).ChainID');
   // A valid signed tx with a byte after it.
   const good = signTx(1, { nonce: await nonceOf(1), to: DEV_ADDRS[0], value: 1n });
   assert.equal(await sendErr(good + '00'), 'rlp: input contains more than one value');
   assert.equal(await rpc('eth_blockNumber'), head, 'nothing mined');
+});
+
+test('the hash answered for each tx type is the one ethereumjs computes from the decoded tx', async () => {
+  // The node takes the hash from the raw bytes (they are the canonical serialization); the
+  // package's own hash re-serializes the decoded tx.
+  const { createTxFromRLP } = await import('@ethereumjs/tx');
+  const { Mainnet, createCustomCommon } = await import('@ethereumjs/common');
+  const common = createCustomCommon({ chainId: '43210' }, Mainnet, { hardfork: 'cancun' });
+  const n = await nonceOf(2);
+  const accessList = [{ address: '0x' + '5a'.repeat(20), storageKeys: ['0x' + '00'.repeat(31) + '07', '0x' + 'ff'.repeat(32)] }];
+  const raws = [
+    signTx(2, { type: 0, nonce: n, to: DEV_ADDRS[0], value: 1n }),
+    signTx(2, { type: 1, nonce: n + 1n, to: DEV_ADDRS[0], value: 2n, gasLimit: 30_000n, accessList }),
+    signTx(2, { type: 2, nonce: n + 2n, to: DEV_ADDRS[0], value: 3n, gasLimit: 30_000n, accessList, data: '0xdeadbeef' }),
+    signTx(2, { type: 2, nonce: n + 3n, data: '0x600160005260206000f3', gasLimit: 100_000n }), // contract creation (no `to`)
+  ];
+  for (const raw of raws) {
+    const expected = '0x' + Buffer.from(createTxFromRLP(Buffer.from(raw.slice(2), 'hex'), { common, freeze: false }).hash()).toString('hex');
+    assert.equal(await rpc('eth_sendRawTransaction', [raw]), expected);
+    const rc = await rpc('eth_getTransactionReceipt', [expected]);
+    assert.equal(rc?.transactionHash, expected);
+    assert.equal((await rpc('eth_getTransactionByHash', [expected]))?.hash, expected);
+  }
 });
 
 test('transaction type not supported (blob tx), unprotected legacy tx refused', async () => {
