@@ -78,3 +78,73 @@ test('runInterpreter override: every frame result is the one the package method 
     assert.deepEqual(got.createdAddress, want.createdAddress, `${name}: created address`);
   }
 });
+
+test('step loop override: results, gas, errors and step events as the package loop gives them', async () => {
+  const { createEVM } = await import('@ethereumjs/evm');
+  const { createAddressFromString, hexToBytes } = await import('@ethereumjs/util');
+  const { originalInterpreterSteps, interpreterPrototype } = await import('./vmTuning.js');
+  assert.ok(originalInterpreterSteps, 'the step loop override is installed');
+  const proto = interpreterPrototype as { run: unknown; runStep: unknown };
+  const fast = { run: proto.run, runStep: proto.runStep };
+  const A = createAddressFromString('0x' + 'aa'.repeat(20));
+  const B = createAddressFromString('0x' + 'bb'.repeat(20));
+  const storeAndLog = '6001600055' + '60006000a0' + '00';
+  const cases: [string, { code?: string; data?: string; gasLimit?: bigint; callData?: string }][] = [
+    ['return', { code: '602a60005260206000f3' }],
+    ['revert', { code: '602a60005260206000fd' }],
+    ['invalid opcode', { code: '6001fe' }],
+    ['undefined opcode', { code: '60010c' }],
+    ['stack underflow', { code: '01' }],
+    ['stack overflow', { code: '5b5f600056' }], // PUSH0 forever: overflow at 1,025 items
+    ['out of gas in a loop', { code: '5b600056', gasLimit: 10_000n }],
+    ['out of gas on a constant-gas op', { code: '600160016001', gasLimit: 5n }],
+    ['bad jump', { code: '600356' }],
+    ['jump into push data', { code: '600456605b00' }],
+    ['stop, no jump at all', { code: '6001600201' + '00' }],
+    ['async constant-gas op (BLOCKHASH, SELFBALANCE)', { code: '600040' + '47' + '60005260206000f3' }],
+    ['calldata and memory', { code: '60003560005260206000f3', callData: '11'.repeat(40) }],
+    ['storage and log', { code: storeAndLog }],
+    ['nested call', { code: '6000600060006000600073' + 'bb'.repeat(20) + '61fffff1' + '60005260206000f3' }],
+    ['create', { data: '602a60005260206000f3' }],
+    ['loop with jumps', { code: '600a5b6001900380600257' + '00' }],
+  ];
+  const run = async (methods: { run: unknown; runStep: unknown }, c: (typeof cases)[number][1], trace: boolean) => {
+    Object.assign(proto, methods);
+    try {
+      const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun });
+      const evm = await createEVM({ common });
+      const steps: unknown[] = [];
+      if (trace) evm.events!.on('step', (s: { pc: number; opcode: { name: string }; gasLeft: bigint; stack: bigint[]; depth: number }, resolve?: () => void) => {
+        steps.push([s.pc, s.opcode.name, s.gasLeft, s.stack.length, s.depth]);
+        resolve?.();
+      });
+      await evm.stateManager.putCode(B, hexToBytes(`0x${storeAndLog}`));
+      if (c.code) await evm.stateManager.putCode(A, hexToBytes(`0x${c.code}`));
+      const res = await evm.runCall({
+        to: c.code ? A : undefined,
+        data: c.data ? hexToBytes(`0x${c.data}`) : c.callData ? hexToBytes(`0x${c.callData}`) : undefined,
+        gasLimit: c.gasLimit ?? 1_000_000n,
+      });
+      return { res, steps };
+    } finally {
+      Object.assign(proto, fast);
+    }
+  };
+  for (const trace of [false, true]) {
+    for (const [name, c] of cases) {
+      const want = await run(originalInterpreterSteps!, c, trace);
+      const got = await run(fast, c, trace);
+      const label = `${name}${trace ? ' (traced)' : ''}`;
+      const w = want.res.execResult as unknown as Record<string, unknown>;
+      const g = got.res.execResult as unknown as Record<string, unknown>;
+      for (const k of ['executionGasUsed', 'returnValue', 'exceptionError', 'logs', 'gasRefund', 'createdAddresses', 'selfdestruct']) {
+        assert.deepEqual(g[k], w[k], `${label}: ${k}`);
+      }
+      assert.deepEqual((g.runState as { programCounter: number }).programCounter, (w.runState as { programCounter: number }).programCounter, `${label}: pc`);
+      assert.deepEqual((g.runState as { stack: unknown }).stack, (w.runState as { stack: unknown }).stack, `${label}: stack`);
+      assert.deepEqual(got.res.createdAddress, want.res.createdAddress, `${label}: created address`);
+      assert.deepEqual(got.steps, want.steps, `${label}: step events`);
+      if (trace) assert.ok(want.steps.length > 0, `${label}: traced`);
+    }
+  }
+});

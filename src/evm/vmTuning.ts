@@ -39,6 +39,7 @@ import { BoundedMap } from '../boundedMap.js';
 import './txTuning.js'; // the sender address by the chain's keccak
 import './accountCodec.js'; // Account.serialize in one pass
 import { keccak256 } from './crypto.js';
+import { installSyncSteps } from './interpreterSteps.js';
 
 interface JumpAnalysis {
   jumps: Uint8Array;
@@ -204,3 +205,6 @@ function installFrameResult(proto: EVMLike, Interpreter: InterpreterClass): void
 /** The package's own runInterpreter, as it was before the override (tests compare the two). */
 export const originalRunInterpreter = (EVM.prototype as unknown as EVMLike).runInterpreter;
 if (mod.Interpreter) installFrameResult(EVM.prototype as unknown as EVMLike, mod.Interpreter as unknown as InterpreterClass);
+
+/** The package's Interpreter.run and runStep before the step-loop override (tests compare them). */
+export const originalInterpreterSteps = mod.Interpreter ? installSyncSteps(mod.Interpreter.prototype as never) : undefined;

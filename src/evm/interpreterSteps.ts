@@ -1,0 +1,168 @@
+// The interpreter's step loop without a promise per plain opcode.
+//
+// @ethereumjs/evm's Interpreter.run awaits `runStep` for every opcode, and runStep is an async
+// function, so each step costs a promise and a microtask turn even when the opcode is a plain
+// PUSH, DUP, ADD or JUMP whose gas is a constant and whose handler is synchronous — about 60 % of
+// the steps of an ERC-20 transfer or `balanceOf` (dynamic-gas opcodes await an async gas handler
+// whatever we do). runStep also asks Common for EIP-6800 and EIP-7864 on every step.
+//
+// The replacements below are the package's own methods (@ethereumjs/evm 10.1.3) with two changes:
+// - runStep runs a constant-gas, synchronous opcode to its end and returns undefined; everything
+//   else (dynamic gas, async handlers, a `step` listener or DEBUG, a code-chunk EIP, the
+//   performance profiler) goes to the package's runStep unchanged, which returns its promise;
+// - run awaits what runStep returns only when it is a promise.
+// The same checks run in the same order and the same errors are thrown (the run loop catches a
+// synchronous throw exactly as a rejected step). `run` defers to the package for EOF code, the
+// performance profiler and the code-chunk and EIP-7928 EIPs (none of which a Subnet-EVM fork
+// activates), so it only ever copies the legacy-code loop. api-max-duration's wrapper
+// (callDeadline.ts) wraps whatever runStep is installed and passes its result through.
+import { EVMError } from '@ethereumjs/evm';
+import { EthereumJSErrorWithoutCode } from '@ethereumjs/util';
+
+export interface OpInfo {
+  code: number;
+  feeBigInt: bigint;
+  dynamicGas: boolean;
+  isAsync: boolean;
+  isInvalid: boolean;
+}
+export interface OpEntry {
+  opcodeInfo: OpInfo;
+  opHandler: (runState: unknown, common: unknown) => unknown;
+}
+export interface RunState {
+  code: Uint8Array;
+  programCounter: number;
+  opCode: number;
+  validJumps: Uint8Array;
+  cachedPushes: Record<number, bigint>;
+  shouldDoJumpAnalysis: boolean;
+  gasLeft: bigint;
+  eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean;
+  env: { accessWitness?: { commit(): void; revert(): void } };
+}
+type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => Promise<{ runState: RunState; exceptionError?: unknown }>;
+export interface InterpreterLike {
+  run: Run;
+  _runState: RunState;
+  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number } };
+  common: { isActivatedEIP(eip: number): boolean };
+  profilerOpts?: { enabled?: boolean };
+  /** Set by run for its frame: no code-chunk EIP is active (runStep's per-step question). */
+  powderNoChunkEIPs?: boolean;
+  runStep(op: OpEntry | undefined): Promise<void> | undefined;
+  lookupOpInfo(op: number): OpEntry | undefined;
+  useGas(amount: bigint, context: unknown): void;
+  _getValidJumpDestinations(code: Uint8Array): { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: OpEntry[] };
+}
+
+const EOF_FORMAT = 0xef;
+
+async function asyncHandler(interp: InterpreterLike, op: OpEntry): Promise<void> {
+  await op.opHandler.apply(null, [interp._runState, interp.common]);
+  interp._runState.env.accessWitness?.commit();
+}
+
+/**
+ * Installs the two methods over `proto` (the package's Interpreter prototype) when its methods are
+ * the ones they were copied from; returns the package's originals (for tests), or undefined.
+ */
+export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: InterpreterLike['runStep'] } | undefined {
+  const originalRun = proto.run as Run & { powderSync?: boolean };
+  const originalStep = proto.runStep;
+  if (originalRun.powderSync) return undefined;
+  // The version copied: its loop awaits runStep and its runStep checks these, in this order.
+  const stepText = originalStep.toString();
+  const runText = originalRun.toString();
+  if (
+    !/_runStepHook[\s\S]*isActivatedEIP\(6800\)[\s\S]*isInvalid[\s\S]*useGas[\s\S]*programCounter\+\+[\s\S]*consumeEip7928PostTargetCallOog\d*\(this\._runState\)[\s\S]*opInfo\.isAsync[\s\S]*accessWitness\?\.commit\(\)/.test(stepText) ||
+    !/await this\.runStep\(opCodeObj\)/.test(runText) ||
+    !/eip8037BurnLeftoverAfterCreateHaltOntoAlive/.test(runText) ||
+    !/checkChunkWitnessPresent/.test(runText)
+  ) {
+    return undefined;
+  }
+
+  const runStep = function (this: InterpreterLike, opcodeObj: OpEntry | undefined): Promise<void> | undefined {
+    const op = opcodeObj ?? this.lookupOpInfo(this._runState.opCode);
+    const info = op?.opcodeInfo;
+    // Only a frame run() set up, a known opcode, constant gas, nothing to tell.
+    if (info === undefined || info.dynamicGas || this.powderNoChunkEIPs !== true || this._evm.DEBUG || this._evm.events.listenerCount('step') > 0) {
+      return originalStep.call(this, op);
+    }
+    if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
+    this.useGas(info.feeBigInt, info);
+    this._runState.programCounter++;
+    // consumeEip7928PostTargetCallOog: a no-op unless EIP-7928 is active (run() checked it is not).
+    if (info.isAsync) return asyncHandler(this, op!);
+    op!.opHandler.apply(null, [this._runState, this.common]);
+    this._runState.env.accessWitness?.commit();
+    return undefined;
+  };
+
+  const run: Run = async function (this: InterpreterLike, code, opts = {}) {
+    const common = this.common;
+    if (
+      (code[0] === EOF_FORMAT && common.isActivatedEIP(3540)) ||
+      this.profilerOpts?.enabled === true ||
+      common.isActivatedEIP(6800) ||
+      common.isActivatedEIP(7864) ||
+      common.isActivatedEIP(7928)
+    ) {
+      this.powderNoChunkEIPs = false;
+      return originalRun.call(this, code, opts);
+    }
+    this.powderNoChunkEIPs = true;
+    const runState = this._runState;
+    runState.code = code;
+    runState.programCounter = opts.pc ?? runState.programCounter;
+    const pc = runState.programCounter;
+    if (pc !== 0 && (pc < 0 || pc >= runState.code.length)) {
+      throw EthereumJSErrorWithoutCode('Internal error: program counter not in range');
+    }
+    let err: unknown;
+    let cachedOpcodes: OpEntry[] | undefined;
+    let doJumpAnalysis = true;
+    while (runState.programCounter < runState.code.length) {
+      const programCounter = runState.programCounter;
+      let opCode: number;
+      let opCodeObj: OpEntry | undefined;
+      if (doJumpAnalysis) {
+        opCode = runState.code[programCounter];
+        if (opCode === 0x56 || opCode === 0x57 || opCode === 0x5e) {
+          const { jumps, pushes, opcodesCached } = this._getValidJumpDestinations(runState.code);
+          runState.validJumps = jumps;
+          runState.cachedPushes = pushes;
+          runState.shouldDoJumpAnalysis = false;
+          cachedOpcodes = opcodesCached;
+          doJumpAnalysis = false;
+        }
+      } else {
+        opCodeObj = cachedOpcodes![programCounter];
+        opCode = opCodeObj.opcodeInfo.code;
+      }
+      // (The package checks a code-chunk witness for 0xfe here when EIP-7864 is active; it is not.)
+      runState.opCode = opCode;
+      try {
+        const step = this.runStep(opCodeObj);
+        if (step !== undefined) await step;
+      } catch (e) {
+        runState.env.accessWitness?.revert();
+        // (`in` on a thrown primitive throws its TypeError, as the package's loop does.)
+        const ev = e as { errorType?: string; error?: string };
+        if (!('errorType' in ev && ev.errorType === 'EVMError')) throw e;
+        if (ev.error !== EVMError.errorMessages.STOP) err = e;
+        break;
+      }
+    }
+    if (err === undefined && runState.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && runState.gasLeft > 0n) {
+      runState.gasLeft = 0n;
+      err = new EVMError(EVMError.errorMessages.OUT_OF_GAS);
+    }
+    return { runState, exceptionError: err };
+  };
+  (run as { powderSync?: boolean }).powderSync = true;
+  proto.run = run;
+  proto.runStep = runStep;
+  return { run: originalRun, runStep: originalStep };
+}
