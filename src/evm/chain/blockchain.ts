@@ -184,6 +184,11 @@ export class Blockchain {
       const common = this.commons.get(this.forkAt(b.header.timestamp));
       b._txs = b.rawTxs.map((raw, i) => {
         const tx = createTxFromRLP(raw, { common, freeze: false });
+        // Unfrozen (withSender defines methods on it), the package's hash() would serialize the
+        // tx again on every call (receipt and tx lookups, filters): its answer is kept instead.
+        let hash: Uint8Array | undefined;
+        const own = tx.hash.bind(tx);
+        Object.defineProperty(tx, 'hash', { value: () => (hash ??= own()), configurable: true });
         return withSender(tx, new Address(b.senders[i]));
       });
     }
