@@ -16,6 +16,7 @@ import { warpMethods } from './api.js';
 import {
   applyWarpIntrinsicGas,
   checkTxPredicates,
+  decodePredicateResults,
   encodePredicateResults,
   predicateGas,
   setTxPredicates,
@@ -50,6 +51,8 @@ export interface WarpChainDeps {
 interface Session {
   rules: PredicateRules;
   verify: boolean;
+  /** Replay of an accepted block: each tx's failed bits as the block recorded them. */
+  recorded?: boolean;
   /** tx hash (0x) → failed bitset, for txs with warp predicates. */
   results: Map<string, bigint>;
 }
@@ -118,6 +121,24 @@ export class WarpChain {
     this.sessions.set(vm, { rules: this.d.rulesAt(timestamp), verify: false, results: new Map() });
   }
 
+  /**
+   * Replaying an accepted block (tracing, debug_intermediateRoots): each tx's predicates read with
+   * the results the block recorded in its extraData[80:], as Subnet-EVM's tracers take them from
+   * the header; nothing is verified again (validator sets may have changed since).
+   */
+  startReplay(vm: VMLike, timestamp: bigint, extraData: Uint8Array): void {
+    this.listen(vm);
+    let results = new Map<string, bigint>();
+    if (extraData.length > 80) {
+      try {
+        results = decodePredicateResults(extraData.subarray(80));
+      } catch {
+        // not a block this node built with warp results: every predicate reads as valid
+      }
+    }
+    this.sessions.set(vm, { rules: this.d.rulesAt(timestamp), verify: false, recorded: true, results });
+  }
+
   /** extraData[80:] for a built block: the results of the included txs that carry warp predicates. */
   predicateResults(vm: VMLike, included: TxLike[]): Uint8Array {
     const s = this.sessions.get(vm);
@@ -145,7 +166,9 @@ export class WarpChain {
       return;
     }
     let failed = 0n;
-    if (s.verify) {
+    if (s.recorded) {
+      failed = s.results.get(hex(tx.hash())) ?? 0n;
+    } else if (s.verify) {
       // Malformed predicates invalidate the tx (the predicate gas cannot be computed).
       for (const keys of tuples) predicateGas(keys, s.rules.isGranite);
       failed = checkTxPredicates(tuples, s.rules, this.verifier);

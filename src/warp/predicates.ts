@@ -120,6 +120,8 @@ export function warpIntrinsicGas(tx: { getIntrinsicGas(): bigint; common: { para
  * copy (`thaw`), which is returned; otherwise the tx itself is returned.
  */
 export function applyWarpIntrinsicGas<T extends object>(tx: T, rules: PredicateRules, thaw: (tx: T) => T): T {
+  // Already prepared (a pool tx kept as a built block's tx, replayed for tracing): once only.
+  if (Object.prototype.hasOwnProperty.call(tx, 'getIntrinsicGas')) return tx;
   const gas = warpIntrinsicGas(tx as never, rules);
   if (gas === undefined) return tx;
   const target = Object.isFrozen(tx) ? thaw(tx) : tx;

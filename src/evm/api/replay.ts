@@ -5,6 +5,7 @@ import type { Block } from '../chain/blockchain.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
 import type { EvmBackend } from './backend.js';
 import { hexD } from './format.js';
+import { warpOf, warpPrepareTx } from '../../warp/chain.js';
 
 /**
  * `block` re-executed on its parent's state: `run(i)` executes its txs in order (each after the
@@ -23,8 +24,10 @@ export async function replayBlock(be: EvmBackend, block: Block) {
   await sm.checkpoint();
   const fc = await be.consensus.feeConfigAfter(parent);
   await be.consensus.onBlockStart(vm, sm, parent, block.header, fc.feeConfig);
+  // Warp: the predicates' intrinsic gas, and their results as the block recorded them.
+  warpOf(chain)?.startReplay(vm, block.header.timestamp, block.header.extraData);
   const ctx = execBlock(block.header, common);
-  const txs = chain.txsOf(block);
+  const txs = chain.txsOf(block).map((tx) => warpPrepareTx(chain, tx, block.header.timestamp));
   let gasUsed = 0n;
   const run = async (i: number) => {
     const { result } = await runTxSubnetEVM(vm, txs[i], ctx, gasUsed);

@@ -178,6 +178,9 @@ before(async () => {
     mkdirSync(join(configDir, alias));
     writeFileSync(join(configDir, alias, 'config.json'), JSON.stringify({ 'warp-api-enabled': true }));
   }
+  // B: the default APIs plus tracing (its warp API stays off).
+  mkdirSync(join(configDir, 'b'));
+  writeFileSync(join(configDir, 'b', 'config.json'), JSON.stringify({ 'eth-apis': ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'debug-tracer'] }));
   node = await startTestNode({
     'chain-config-dir': configDir,
     chains: [
@@ -251,6 +254,10 @@ test('A → B: send, relay the aggregate signature as a predicate, the receiver 
   // The block records the tx's predicate results: one tx, warp address, empty bitset (all valid).
   const block = await B.pub.getBlock({ blockNumber: delivered.blockNumber });
   assert.equal(block.extraData.slice(2 + 160), '0000' + '00000001' + delivered.transactionHash.slice(2) + '00000001' + WARP.slice(2) + '00000000');
+
+  // Tracing replays the tx as the block ran it: the predicate's gas and its recorded result.
+  const trace = await call('b', 'debug_traceTransaction', [delivered.transactionHash, { tracer: 'callTracer' }]);
+  assert.equal(BigInt(trace.result.gasUsed), delivered.gasUsed, JSON.stringify(trace));
 });
 
 test('forged and tampered predicates: the tx is mined, the receiver sees valid = false, the block records the failure', async () => {
@@ -272,6 +279,8 @@ test('forged and tampered predicates: the tx is mined, the receiver sees valid =
   assert.equal(await read('received'), before);
   const block = await B.pub.getBlock({ blockNumber: r1.blockNumber });
   assert.equal(block.extraData.slice(2 + 160), '0000' + '00000001' + r1.transactionHash.slice(2) + '00000001' + WARP.slice(2) + '00000001' + '01');
+  const t1 = await call('b', 'debug_traceTransaction', [r1.transactionHash, { tracer: 'callTracer' }]);
+  assert.equal(BigInt(t1.result.gasUsed), r1.gasUsed, JSON.stringify(t1));
 
   // Signed by a key that is not A's validator.
   const forged = encodeSigned({ unsignedBytes: signed.unsignedBytes, signers: 1n, signature: sign(blsKey(), signed.unsignedBytes) });
