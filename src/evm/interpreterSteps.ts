@@ -7,9 +7,10 @@
 // whatever we do). runStep also asks Common for EIP-6800 and EIP-7864 on every step.
 //
 // The replacements below are the package's own methods (@ethereumjs/evm 10.1.3) with two changes:
-// - runStep runs a constant-gas, synchronous opcode to its end and returns undefined; everything
-//   else (dynamic gas, async handlers, a `step` listener or DEBUG, a code-chunk EIP, the
-//   performance profiler) goes to the package's runStep unchanged, which returns its promise;
+// - runStep runs a constant-gas, synchronous opcode to its end and returns undefined; for a
+//   dynamic-gas opcode it returns the gas handler's promise chained to the rest of the step (one
+//   wait instead of the package's two); a `step` listener or DEBUG, a code-chunk EIP or the
+//   performance profiler send the step to the package's runStep unchanged;
 // - run awaits what runStep returns only when it is a promise.
 // The same checks run in the same order and the same errors are thrown (the run loop catches a
 // synchronous throw exactly as a rejected step). `run` defers to the package for EOF code, the
@@ -29,6 +30,7 @@ export interface OpInfo {
 export interface OpEntry {
   opcodeInfo: OpInfo;
   opHandler: (runState: unknown, common: unknown) => unknown;
+  gasHandler: (runState: unknown, gas: bigint, common: unknown) => Promise<bigint> | bigint;
 }
 export interface RunState {
   code: Uint8Array;
@@ -40,6 +42,7 @@ export interface RunState {
   gasLeft: bigint;
   eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean;
   env: { accessWitness?: { commit(): void; revert(): void } };
+  memoryWordCount: bigint;
 }
 type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => Promise<{ runState: RunState; exceptionError?: unknown }>;
 export interface InterpreterLike {
@@ -53,6 +56,8 @@ export interface InterpreterLike {
   runStep(op: OpEntry | undefined): Promise<void> | undefined;
   lookupOpInfo(op: number): OpEntry | undefined;
   useGas(amount: bigint, context: unknown): void;
+  getGasLeft(): bigint;
+  _runStepHook(dynamicFee: bigint, gasLeft: bigint, memorySize: bigint): Promise<void>;
   _getValidJumpDestinations(code: Uint8Array): { jumps: Uint8Array; pushes: Record<number, bigint>; opcodesCached: OpEntry[] };
 }
 
@@ -83,21 +88,40 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     return undefined;
   }
 
+  /** The rest of a step once its gas is known (the package's order: invalid, gas, pc, handler). */
+  const finish = (interp: InterpreterLike, op: OpEntry, info: OpInfo, gas: bigint): Promise<void> | undefined => {
+    if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
+    interp.useGas(gas, info);
+    interp._runState.programCounter++;
+    // consumeEip7928PostTargetCallOog: a no-op unless EIP-7928 is active (run() checked it is not).
+    if (info.isAsync) return asyncHandler(interp, op);
+    op.opHandler.apply(null, [interp._runState, interp.common]);
+    interp._runState.env.accessWitness?.commit();
+    return undefined;
+  };
+  const telling = (interp: InterpreterLike) => interp._evm.DEBUG || interp._evm.events.listenerCount('step') > 0;
+
   const runStep = function (this: InterpreterLike, opcodeObj: OpEntry | undefined): Promise<void> | undefined {
     const op = opcodeObj ?? this.lookupOpInfo(this._runState.opCode);
     const info = op?.opcodeInfo;
-    // Only a frame run() set up, a known opcode, constant gas, nothing to tell.
-    if (info === undefined || info.dynamicGas || this.powderNoChunkEIPs !== true || this._evm.DEBUG || this._evm.events.listenerCount('step') > 0) {
-      return originalStep.call(this, op);
-    }
-    if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
-    this.useGas(info.feeBigInt, info);
-    this._runState.programCounter++;
-    // consumeEip7928PostTargetCallOog: a no-op unless EIP-7928 is active (run() checked it is not).
-    if (info.isAsync) return asyncHandler(this, op!);
-    op!.opHandler.apply(null, [this._runState, this.common]);
-    this._runState.env.accessWitness?.commit();
-    return undefined;
+    // Only a frame run() set up, a known opcode, nothing to tell.
+    if (info === undefined || this.powderNoChunkEIPs !== true || telling(this)) return originalStep.call(this, op);
+    if (!info.dynamicGas) return finish(this, op!, info, info.feeBigInt);
+    // Dynamic gas: the handler's promise is the step's only wait (the package's async runStep adds
+    // its own promise and a second turn). A listener that appeared meanwhile still hears the step,
+    // as in the package's runStep, which asks again after the gas handler.
+    const memorySize = this._runState.memoryWordCount;
+    const gas = op!.gasHandler(this._runState, info.feeBigInt, this.common);
+    const after = (g: bigint): Promise<void> | undefined =>
+      telling(this) ? this._runStepHook(g, this.getGasLeft(), memorySize).then(() => finish(this, op!, info, g)) : finish(this, op!, info, g);
+    if (!(gas instanceof Promise)) return after(gas);
+    return gas.then(after, (e: unknown) => {
+      const ev = e as { errorType?: string } | null;
+      if (typeof e === 'object' && ev !== null && ev.errorType === 'EVMError' && telling(this)) {
+        return this._runStepHook(info.feeBigInt, this.getGasLeft(), memorySize).then(() => Promise.reject(e));
+      }
+      throw e;
+    });
   };
 
   const run: Run = async function (this: InterpreterLike, code, opts = {}) {

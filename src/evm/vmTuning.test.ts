@@ -107,6 +107,9 @@ test('step loop override: results, gas, errors and step events as the package lo
     ['nested call', { code: '6000600060006000600073' + 'bb'.repeat(20) + '61fffff1' + '60005260206000f3' }],
     ['create', { data: '602a60005260206000f3' }],
     ['loop with jumps', { code: '600a5b6001900380600257' + '00' }],
+    ['out of gas in a gas handler (memory expansion)', { code: '600163ffffffff52' }],
+    ['dynamic gas, async handler (SLOAD, BALANCE)', { code: '600054' + '3031' + '0160005260206000f3' }],
+    ['dynamic gas in a loop (MSTORE, MLOAD, KECCAK256)', { code: '60205b80518152602060002080600052600190038060025700' }],
   ];
   const run = async (methods: { run: unknown; runStep: unknown }, c: (typeof cases)[number][1], trace: boolean) => {
     Object.assign(proto, methods);
