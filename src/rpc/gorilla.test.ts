@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startTestNode, rpc, type TestNode } from '../../test/helpers.js';
-import { UNMARSHAL_ERROR } from './gorilla.js';
+import { UNMARSHAL_ERROR, uint64 } from './gorilla.js';
 
 let t: TestNode;
 let info: string;
@@ -220,4 +220,13 @@ test('a flood of garbage (200 concurrent random-byte requests): each gets -32700
   ok.forEach((r, i) => assert.deepEqual(r, { jsonrpc: '2.0', result: { networkID: '12345' }, id: 1000 + i }));
   const alias = await rpc(`${t.url}/ext/notified`, 'info.getNetworkID').catch(() => null);
   assert.ok(alias === null || alias.result?.networkID === '12345');
+});
+
+test('utils/json.Uint64 decoder: numbers and decimal strings below 2^64; null is 0; the rest refused', () => {
+  assert.equal(uint64(5), 5n);
+  assert.equal(uint64(null), 0n);
+  assert.equal(uint64('18446744073709551615'), 2n ** 64n - 1n);
+  for (const bad of [2 ** 64, 1e30, -1, 1.5, '18446744073709551616', '-1', '0x10', '', true, [], {}]) {
+    assert.throws(() => uint64(bad), /not a uint64/, String(bad));
+  }
 });

@@ -44,10 +44,13 @@ export const strArray: FieldDecoder<string[] | undefined> = (v) => {
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new Error('not a string array');
   return v as string[];
 };
-/** utils/json.Uint64: a decimal string or a bare number. */
+/**
+ * utils/json.Uint64: a decimal string or a bare number. (A bare number past 2^53 arrives rounded by
+ * JSON.parse — a string keeps every digit; one of 2^64 or more is refused, as Go refuses it.)
+ */
 export const uint64: FieldDecoder<bigint> = (v) => {
   if (v === null || v === undefined) return 0n;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 64) return BigInt(v);
   if (typeof v === 'string' && /^[0-9]+$/.test(v)) {
     const n = BigInt(v);
     if (n < 2n ** 64n) return n;
