@@ -14,7 +14,7 @@ import { encodeHeader, timeMs, type ChainHeader } from '../chain/header.js';
 import { childHeader, recordReceipt } from '../miner/builder.js';
 import type { StoredReceipt } from '../chain/store.js';
 import { keccak256 } from '../crypto.js';
-import { warpOf } from '../../warp/chain.js';
+import { warpOf, warpPrepareTx } from '../../warp/chain.js';
 import type { EvmBackend } from './backend.js';
 
 const hx = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -52,7 +52,8 @@ export async function importBlock(be: EvmBackend, file: Block): Promise<void> {
   try {
     await be.consensus.onBlockStart(vm, sm, parent, header, fields.feeConfig);
     warpOf(chain)?.startBlock(vm, header.timestamp);
-    const txs: TypedTransaction[] = chain.txsOf(file);
+    // Warp predicates cost their intrinsic gas here as in the pool (src/warp/predicates.ts).
+    const txs: TypedTransaction[] = chain.txsOf(file).map((tx) => warpPrepareTx(chain, tx, header.timestamp));
     const receipts: StoredReceipt[] = [];
     const receiptBytes: Uint8Array[] = [];
     const bloom = new Uint8Array(256);

@@ -180,12 +180,17 @@ before(async () => {
   }
   // B: the default APIs plus tracing (its warp API stays off).
   mkdirSync(join(configDir, 'b'));
-  writeFileSync(join(configDir, 'b', 'config.json'), JSON.stringify({ 'eth-apis': ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'debug-tracer'] }));
+  const bApis = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'debug-tracer', 'admin'];
+  writeFileSync(join(configDir, 'b', 'config.json'), JSON.stringify({ 'eth-apis': bApis }));
+  // D: b's genesis, for admin_importChain of b's blocks (the same node verifies the predicates).
+  mkdirSync(join(configDir, 'd'));
+  writeFileSync(join(configDir, 'd', 'config.json'), JSON.stringify({ 'eth-apis': bApis }));
   node = await startTestNode({
     'chain-config-dir': configDir,
     chains: [
       { name: 'a', aliases: ['a'], genesis: genesis(1001) },
       { name: 'b', aliases: ['b'], genesis: genesis(1002) }, // warp API off (default)
+      { name: 'd', aliases: ['d'], genesis: genesis(1002) },
       {
         name: 'c',
         aliases: ['c'],
@@ -421,6 +426,18 @@ test('warp_* argument and lookup errors over HTTP', async () => {
 
   // B has no warp-api-enabled: the namespace is absent.
   assert.deepEqual((await call('b', 'warp_getMessage', [id])).error, { code: -32601, message: 'the method warp_getMessage does not exist/is not available' });
+});
+
+test('admin_importChain of B\'s blocks (valid, failed and block-hash predicates) gives the same blocks on a chain with B\'s genesis', async () => {
+  const file = join(configDir, 'b-chain.rlp');
+  assert.equal(await ok('b', 'admin_exportChain', [file]), true);
+  assert.equal(await ok('d', 'admin_importChain', [file]), true);
+  const head = await B.pub.getBlock();
+  assert.ok(head.number > 5n);
+  const d = await ok('d', 'eth_getBlockByNumber', ['latest', false]);
+  assert.equal(d.hash, head.hash);
+  assert.equal(d.extraData, head.extraData);
+  assert.equal(d.gasUsed, '0x' + head.gasUsed.toString(16));
 });
 
 /** abi.encode(string) */
