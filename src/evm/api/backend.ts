@@ -16,6 +16,7 @@ import { CallState } from '../state/callState.js';
 import { CallTimeoutError, withDeadline } from '../callDeadline.js';
 import { goDuration } from '../admin/vmConfigJson.js';
 import { skipEOACheck } from './skipAccountChecks.js';
+import { canRunPlainCall, runPlainCall } from './plainCall.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
 import type { Block, Blockchain, TxIndexConfig } from '../chain/blockchain.js';
@@ -138,7 +139,8 @@ export interface CallSession {
 }
 
 export interface CallOutcome {
-  result: RunTxResult;
+  /** runTx's result; absent when the message ran on the plain-call path (plainCall.ts). */
+  result?: RunTxResult;
   returnValue: Uint8Array;
   gasUsed: bigint;
   /** EVM failure text (geth's), undefined on success. */
@@ -331,6 +333,8 @@ export class EvmBackend {
       session?: CallSession;
       /** api-max-duration: abort the run after this long (eth_call only; 0 = none). */
       timeoutMs?: number;
+      /** A plain eth_call: may run without runTx when plainCall.ts can run it. */
+      plain?: boolean;
     } = {},
   ): Promise<CallOutcome> {
     const chain = this.chain;
@@ -405,11 +409,15 @@ export class EvmBackend {
     warpOf(chain)?.startCall(vm, header.timestamp); // the call's warp predicates for the precompile
     if (opts.trace) opts.trace(vm);
     const execCtx = execBlock(header, common, { baseFee: ctxBaseFee });
-    let result: RunTxResult;
+    let result: RunTxResult | undefined;
+    let run: { execResult: RunTxResult['execResult']; totalGasSpent: bigint };
     if (session) await sm.checkpoint();
-    const unmask = skipEOACheck(sm, from);
+    const plainRun = opts.plain === true && !opts.trace && canRunPlainCall(vm, tx);
+    // The plain path skips the EOA check itself; runTx needs the sender's code hash masked.
+    const unmask = plainRun ? undefined : skipEOACheck(sm, from);
     try {
-      ({ result } = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true })));
+      if (plainRun) run = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runPlainCall(vm, tx, execCtx, from));
+      else run = result = (await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }))).result;
     } catch (e) {
       if (e instanceof CallTimeoutError) throw new UnexpectedCallError(-32000, `execution aborted (timeout = ${goDuration(opts.timeoutMs!)})`);
       const invalid = this.consensus.invalidTxReason(vm);
@@ -418,18 +426,18 @@ export class EvmBackend {
       if (invalid) throw new RpcError(-32000, invalid);
       throw new UnexpectedCallError(-32000, (e as Error).message);
     } finally {
-      unmask();
+      unmask?.();
       if (session) await sm.revert();
     }
     const invalid = this.consensus.invalidTxReason(vm);
     if (invalid) throw new RpcError(-32000, invalid);
-    const ex = result.execResult.exceptionError;
+    const ex = run.execResult.exceptionError;
     const reverted = ex?.error === 'revert';
     return {
       result,
-      returnValue: result.execResult.returnValue,
-      gasUsed: result.totalGasSpent,
-      error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex.error, (result.execResult.runState as { opCode?: number } | undefined)?.opCode)) : undefined,
+      returnValue: run.execResult.returnValue,
+      gasUsed: run.totalGasSpent,
+      error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex.error, (run.execResult.runState as { opCode?: number } | undefined)?.opCode)) : undefined,
       reverted,
     };
   }
@@ -511,7 +519,7 @@ export class EvmBackend {
   private async runEthCall(args: CallArgs, block: Block, root: Uint8Array, stateKey: string, cacheKey: string | undefined, timeoutMs: number): Promise<string> {
     let result: string;
     try {
-      result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session, timeoutMs })));
+      result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session, timeoutMs, plain: true })));
     } catch (e) {
       // The call's own errors (argument checks, reverts, EVM errors) are as deterministic as its
       // results; anything else (e.g. a failing database read) is not remembered.

@@ -244,7 +244,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     let list = args.accessList ?? [];
     let out = await be.call({ ...args, accessList: list }, b, { trace: () => {} });
     for (let k = 0; k < 3; k++) {
-      const touched = out.result.accessList ?? [];
+      const touched = out.result?.accessList ?? [];
       const next = touched
         .filter((e) => e.address.toLowerCase() !== (args.from ?? '0x0000000000000000000000000000000000000000').toLowerCase() && e.address.toLowerCase() !== args.to?.toLowerCase())
         .map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys }));

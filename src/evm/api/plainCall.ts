@@ -1,0 +1,118 @@
+// A plain eth_call's message run without @ethereumjs/vm's runTx. runTx is written for every kind
+// of transaction and fork (blobs, EIP-7702 authorizations, EIP-7623/8037 gas dimensions, block
+// access lists, receipts, fee payments); around a read-only call it costs ~40 µs of the ~170 µs a
+// new-holder balanceOf takes in process (docs/performance.md, session 12). For the one case most
+// calls are — no fee fields (so the gas price is 0), no access list, a `to` — this runs the same
+// steps runTx runs that a call can observe, in runTx's order:
+//   - the journal cleaned up and checkpointed, `beforeTx` emitted (warp sets or clears the call's
+//     predicates there);
+//   - the EIP-2929 warm set: every active precompile, the sender, `to`, and the coinbase under
+//     EIP-3651;
+//   - the gas limit less the intrinsic gas;
+//   - the sender's nonce bumped and its account written (a sender that did not exist now does:
+//     BALANCE and EXTCODEHASH of it see that); with a gas price of 0 nothing is bought;
+//   - evm.runCall, in its own checkpoint, committed (or reverted as runTx does);
+//   - the gas used after refunds, as runTx counts it.
+// What runTx does after that (the sender's refund of 0, the coinbase's fee of 0, self-destructs,
+// EIP-158 clean-up, the receipt) changes state the caller reverts anyway. The EOA check is not
+// made (eth_call skips it, src/evm/api/skipAccountChecks.ts). Anything else — another fork's
+// rules, DEBUG, the profiler — goes through runTx. plainCall.test.ts compares both paths.
+import type { EVMResult } from '@ethereumjs/evm';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Account, bytesToUnprefixedHex, type Address } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+
+/** EIPs whose rules runTx applies and this path does not: with any of them active, runTx runs. */
+const UNSUPPORTED_EIPS = [2780, 7623, 7702, 7778, 7864, 7928, 8037];
+
+interface JournalLike {
+  cleanup(): Promise<void>;
+  checkpoint(): Promise<void>;
+  commit(): Promise<void>;
+  revert(): Promise<void>;
+  cleanJournal(): void;
+  addAlwaysWarmAddress(address: string): void;
+  putAccount(address: Address, account: Account): Promise<void>;
+}
+
+interface EvmLike {
+  journal: JournalLike;
+  precompiles: Map<string, unknown>;
+  eip7928CallPostTargetOog?: boolean;
+  createTxTargetAlive?: boolean;
+  eip2780PrepOog?: boolean;
+  runCall(opts: Record<string, unknown>): Promise<EVMResult>;
+}
+
+/** How many messages ran on this path (the tests check that it is taken). */
+export const plainCallStats = { runs: 0 };
+
+/** Can `vm` run `tx` (a legacy tx with a `to`, gas price 0, built by backend.call) on this path? */
+export function canRunPlainCall(vm: VM, tx: TypedTransaction): boolean {
+  const v = vm as unknown as { DEBUG?: boolean; _opts?: { profilerOpts?: { reportAfterTx?: boolean } } };
+  if (v.DEBUG || v._opts?.profilerOpts?.reportAfterTx) return false;
+  if (tx.type !== 0 || tx.to === undefined || (tx as unknown as { gasPrice: bigint }).gasPrice !== 0n) return false;
+  const common = vm.common;
+  if (!common.isActivatedEIP(2929)) return false;
+  for (const eip of UNSUPPORTED_EIPS) if (common.isActivatedEIP(eip)) return false;
+  return true;
+}
+
+/** The message of `tx` from `caller` in `block` (execBlock), as runTx would run it; see above. */
+export async function runPlainCall(vm: VM, tx: TypedTransaction, block: never, caller: Address): Promise<{ execResult: EVMResult['execResult']; totalGasSpent: bigint }> {
+  plainCallStats.runs++;
+  const evm = vm.evm as unknown as EvmLike;
+  const journal = evm.journal;
+  const common = vm.common;
+  await journal.cleanup();
+  await journal.checkpoint();
+  try {
+    await (vm as unknown as { _emit(topic: string, data: unknown): Promise<void> })._emit('beforeTx', tx);
+    for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address);
+    journal.addAlwaysWarmAddress(caller.toString());
+    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(tx.to!.bytes));
+    if (common.isActivatedEIP(3651)) {
+      journal.addAlwaysWarmAddress(bytesToUnprefixedHex((block as { header: { coinbase: Address } }).header.coinbase.bytes));
+    }
+    const intrinsicGas = tx.getIntrinsicGas();
+    evm.eip7928CallPostTargetOog = false;
+    const sender = (await vm.stateManager.getAccount(caller)) ?? new Account();
+    sender.nonce += 1n;
+    await journal.putAccount(caller, sender);
+    await journal.checkpoint();
+    let results: EVMResult;
+    try {
+      results = await evm.runCall({
+        block,
+        gasPrice: 0n,
+        caller,
+        gasLimit: tx.gasLimit - intrinsicGas,
+        to: tx.to,
+        value: tx.value,
+        data: tx.data,
+        skipNonceIncrement: true,
+      });
+    } catch (e) {
+      await journal.revert();
+      throw e;
+    }
+    if (evm.eip2780PrepOog === true) await journal.revert();
+    else await journal.commit();
+    evm.eip7928CallPostTargetOog = false;
+    evm.createTxTargetAlive = false;
+    let totalGasSpent = results.execResult.executionGasUsed + intrinsicGas;
+    const refund = results.execResult.gasRefund ?? 0n;
+    if (refund !== 0n) {
+      const maxRefund = totalGasSpent / common.param('maxRefundQuotient');
+      totalGasSpent -= refund < maxRefund ? refund : maxRefund;
+    }
+    await journal.commit();
+    return { execResult: results.execResult, totalGasSpent };
+  } catch (e) {
+    await journal.revert();
+    throw e;
+  } finally {
+    journal.cleanJournal();
+    (vm.stateManager as unknown as { originalStorageCache: { clear(): void } }).originalStorageCache.clear();
+  }
+}
