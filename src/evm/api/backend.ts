@@ -544,7 +544,8 @@ export class EvmBackend {
     }
     if (cap > 0n && hi > cap) hi = cap;
     const session = await this.callSession(block, overrides);
-    const run = (gas: bigint) => this.call({ ...args, gas }, block, { session });
+    // Without overrides each run may take the plain-call path (plainCall.ts: same gas, less work).
+    const run = (gas: bigint) => this.call({ ...args, gas }, block, { session, plain: !overrides?.size });
     // geth: a plain value transfer is tried at 21000 first.
     if (args.to && (!args.data || args.data.length === 0) && !overrides?.size) {
       const code = await this.chain.readView(block).getCode(createAddressFromString(args.to));

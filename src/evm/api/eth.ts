@@ -269,7 +269,8 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   bc.set('eth_callDetailed', async (p) => {
     const args = parseCallArgs(required(p, 0), 0);
     const b = be.resolveForState(blockSpec(p, 1));
-    const out = await be.call(args, b, { overrides: parseStateOverrides(p[2], 2) });
+    const overrides = parseStateOverrides(p[2], 2);
+    const out = await be.call(args, b, { overrides, plain: !overrides?.size });
     let err = out.error ?? '';
     if (out.reverted) err = revertMessage(out.returnValue);
     return { gas: Number(out.gasUsed), errCode: out.reverted ? 3 : 0, err, returnData: hexD(out.returnValue) };

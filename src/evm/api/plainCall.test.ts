@@ -1,7 +1,8 @@
 // eth_call's plain path (plainCall.ts: the message run without runTx) against runTx, over HTTP on
 // a dev node: the same calls, once plain (no overrides: the plain path runs) and once with a state
 // override of an address nothing reads (the call then goes through runTx), must give the very same
-// answer — result, or error code, message and data. The probe contract reads what runTx's set-up
+// answer — result, or error code, message and data; so must eth_estimateGas and eth_callDetailed
+// (whose gas used is the path's own count). The probe contract reads what runTx's set-up
 // decides: gas left (intrinsic gas, warm and cold accounts), the origin's and sender's accounts
 // (their nonce bump), balances and value, the block context, creations, reverts and EVM errors.
 import { test, before, after } from 'node:test';
@@ -117,6 +118,45 @@ test('every probe call gives the same answer on the plain path as through runTx'
   }
   // The probe reaches results and each kind of failure.
   for (const k of ['result', 'error execution reverted', 'error invalid opcode', 'error out of gas', 'error insufficient funds for transfer', 'error intrinsic gas too low']) assert.ok(kinds.has(k), `${k} in ${[...kinds]}`);
+});
+
+test('eth_estimateGas gives the same estimates and errors on the plain path as through runTx', async () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ['writeRead (a refund)', { from: DEV_ADDRS[1], data: data('writeRead') }],
+    ['make (a creation)', { data: data('make') }],
+    ['nested (a caught revert)', { from: STRANGER, data: data('nested') }],
+    ['coldWarm', { from: DEV_ADDRS[1], data: data('coldWarm', [STRANGER]) }],
+    ['pay 1 wei', { from: DEV_ADDRS[2], data: data('pay'), value: '0x1' }],
+    ['gasLeft with a gas limit', { data: data('gasLeft'), gas: '0x30d40' }],
+    ['a revert', { data: data('fail', [0]) }],
+    ['an invalid opcode', { data: data('fail', [4]) }],
+    ['out of gas at the cap', { data: data('fail', [5]), gas: '0x186a0' }],
+  ];
+  for (const [name, c] of cases) {
+    const call = { to: addr, ...c };
+    const runs = plainCallStats.runs;
+    const plain = await rpc.raw('eth_estimateGas', [call, 'latest']);
+    assert.ok(plainCallStats.runs > runs, `${name}: plain path taken`);
+    const after = plainCallStats.runs;
+    const viaRunTx = await rpc.raw('eth_estimateGas', [call, 'latest', { [NOBODY]: { balance: '0x1' } }]);
+    assert.equal(plainCallStats.runs, after, `${name}: runTx path taken`);
+    assert.deepEqual(plain.error ?? plain.result, viaRunTx.error ?? viaRunTx.result, name);
+  }
+});
+
+test('eth_callDetailed reports the same gas used (after refunds) on the plain path as through runTx', async () => {
+  for (const [name, c] of CALLS) {
+    const { refused, ...rest } = c;
+    if (refused) continue;
+    const call: Record<string, unknown> = { to: addr, ...rest, from: c.from };
+    if (call.from === undefined) delete call.from;
+    const runs = plainCallStats.runs;
+    const plain = await rpc.raw('eth_callDetailed', [call, 'latest']);
+    assert.equal(plainCallStats.runs - runs, 1, `${name}: plain path taken`);
+    const viaRunTx = await rpc.raw('eth_callDetailed', [call, 'latest', { [NOBODY]: { balance: '0x1' } }]);
+    assert.equal(plainCallStats.runs - runs, 1, `${name}: runTx path taken`);
+    assert.deepEqual(plain.error ?? plain.result, viaRunTx.error ?? viaRunTx.result, name);
+  }
 });
 
 test('the probe reads what runTx sets up: warm accounts, the bumped sender, the call-time block', async () => {

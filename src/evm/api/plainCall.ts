@@ -2,8 +2,9 @@
 // of transaction and fork (blobs, EIP-7702 authorizations, EIP-7623/8037 gas dimensions, block
 // access lists, receipts, fee payments); around a read-only call it costs ~40 µs of the ~170 µs a
 // new-holder balanceOf takes in process (docs/performance.md, session 12). For the one case most
-// calls are — no fee fields (so the gas price is 0), no access list, a `to` — this runs the same
-// steps runTx runs that a call can observe, in runTx's order:
+// calls are — no fee fields (so the gas price is 0), no access list, a `to` — in eth_call, and in
+// eth_estimateGas and eth_callDetailed without state overrides, this runs the same steps runTx
+// runs that a call can observe, in runTx's order:
 //   - the journal cleaned up and checkpointed, `beforeTx` emitted (warp sets or clears the call's
 //     predicates there);
 //   - the EIP-2929 warm set: every active precompile, the sender, `to`, and the coinbase under
@@ -12,7 +13,8 @@
 //   - the sender's nonce bumped and its account written (a sender that did not exist now does:
 //     BALANCE and EXTCODEHASH of it see that); with a gas price of 0 nothing is bought;
 //   - evm.runCall, in its own checkpoint, committed (or reverted as runTx does);
-//   - the gas used after refunds, as runTx counts it.
+//   - the gas used after refunds, as runTx counts it (Subnet-EVM's chains allow no refund:
+//     src/evm/chain/common.ts caps it at 0, here as in runTx).
 // What runTx does after that (the sender's refund of 0, the coinbase's fee of 0, self-destructs,
 // EIP-158 clean-up, the receipt) changes state the caller reverts anyway. The EOA check is not
 // made (eth_call skips it, src/evm/api/skipAccountChecks.ts). Anything else — another fork's
