@@ -416,7 +416,7 @@ export class EvmBackend {
     // The plain path skips the EOA check itself; runTx needs the sender's code hash masked.
     const unmask = plainRun ? undefined : skipEOACheck(sm, from);
     try {
-      if (plainRun) run = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runPlainCall(vm, tx, execCtx, from));
+      if (plainRun) run = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runPlainCall(vm, tx, execCtx, from, intrinsic));
       else run = result = (await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }))).result;
     } catch (e) {
       if (e instanceof CallTimeoutError) throw new UnexpectedCallError(-32000, `execution aborted (timeout = ${goDuration(opts.timeoutMs!)})`);

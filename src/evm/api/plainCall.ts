@@ -40,9 +40,6 @@ interface JournalLike {
 interface EvmLike {
   journal: JournalLike;
   precompiles: Map<string, unknown>;
-  eip7928CallPostTargetOog?: boolean;
-  createTxTargetAlive?: boolean;
-  eip2780PrepOog?: boolean;
   runCall(opts: Record<string, unknown>): Promise<EVMResult>;
 }
 
@@ -60,8 +57,11 @@ export function canRunPlainCall(vm: VM, tx: TypedTransaction): boolean {
   return true;
 }
 
-/** The message of `tx` from `caller` in `block` (execBlock), as runTx would run it; see above. */
-export async function runPlainCall(vm: VM, tx: TypedTransaction, block: never, caller: Address): Promise<{ execResult: EVMResult['execResult']; totalGasSpent: bigint }> {
+/**
+ * The message of `tx` from `caller` in `block` (execBlock), as runTx would run it; see above.
+ * `intrinsicGas` is the tx's, which the caller has already checked against its gas limit.
+ */
+export async function runPlainCall(vm: VM, tx: TypedTransaction, block: never, caller: Address, intrinsicGas: bigint): Promise<{ execResult: EVMResult['execResult']; totalGasSpent: bigint }> {
   plainCallStats.runs++;
   const evm = vm.evm as unknown as EvmLike;
   const journal = evm.journal;
@@ -76,8 +76,6 @@ export async function runPlainCall(vm: VM, tx: TypedTransaction, block: never, c
     if (common.isActivatedEIP(3651)) {
       journal.addAlwaysWarmAddress(bytesToUnprefixedHex((block as { header: { coinbase: Address } }).header.coinbase.bytes));
     }
-    const intrinsicGas = tx.getIntrinsicGas();
-    evm.eip7928CallPostTargetOog = false;
     const sender = (await vm.stateManager.getAccount(caller)) ?? new Account();
     sender.nonce += 1n;
     await journal.putAccount(caller, sender);
@@ -98,10 +96,9 @@ export async function runPlainCall(vm: VM, tx: TypedTransaction, block: never, c
       await journal.revert();
       throw e;
     }
-    if (evm.eip2780PrepOog === true) await journal.revert();
-    else await journal.commit();
-    evm.eip7928CallPostTargetOog = false;
-    evm.createTxTargetAlive = false;
+    // (runTx reverts here instead after an EIP-2780/8037 preparation out-of-gas, and resets those
+    // EIPs' and EIP-7928's flags on the EVM: none of them is active on this path.)
+    await journal.commit();
     let totalGasSpent = results.execResult.executionGasUsed + intrinsicGas;
     const refund = results.execResult.gasRefund ?? 0n;
     if (refund !== 0n) {
