@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startTestNode, rpc, type TestNode } from '../../test/helpers.js';
-import { UNMARSHAL_ERROR, uint64 } from './gorilla.js';
+import { GoJSONText, GorillaServer, UNMARSHAL_ERROR, uint64 } from './gorilla.js';
 
 let t: TestNode;
 let info: string;
@@ -229,4 +229,48 @@ test('utils/json.Uint64 decoder: numbers and decimal strings below 2^64; null is
   for (const bad of [2 ** 64, 1e30, -1, 1.5, '18446744073709551616', '-1', '0x10', '', true, [], {}]) {
     assert.throws(() => uint64(bad), /not a uint64/, String(bad));
   }
+});
+
+test('a synchronous handler is answered synchronously; async ones, throws, rejections and unencodable results keep their answers', async () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const errors: string[] = [];
+  const server = new GorillaServer({
+    name: 'svc',
+    maxBodyBytes: 4096,
+    onError: (m, e) => errors.push(`${m}: ${e.message}`),
+    service: {
+      sync: { handler: () => ({ a: 1, big: 2n ** 64n - 1n, html: '<&>' }) },
+      async: { handler: async () => ({ a: 2 }) },
+      nothing: { handler: () => undefined },
+      text: { handler: () => new GoJSONText('{"pre":"encoded"}') },
+      throws: { handler: () => { throw new Error('sync failure'); } },
+      rejects: { handler: async () => { throw new Error('async failure'); } },
+      cyclic: { handler: () => cyclic },
+      cyclicLater: { handler: async () => cyclic },
+    },
+  });
+  const ask = (method: string, id: unknown = 1) => server.answer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: `svc.${method}`, params: {} })));
+  const body = async (method: string) => String((await ask(method)).body);
+
+  const sync = ask('sync');
+  assert.ok(!(sync instanceof Promise), 'a synchronous handler needs no promise turn');
+  assert.equal(String((sync as { body: string }).body), '{"jsonrpc":"2.0","result":{"a":1,"big":18446744073709551615,"html":"\\u003c\\u0026\\u003e"},"id":1}\n');
+  assert.ok(ask('async') instanceof Promise);
+  assert.equal(await body('async'), '{"jsonrpc":"2.0","result":{"a":2},"id":1}\n');
+  assert.equal(await body('nothing'), '{"jsonrpc":"2.0","result":{},"id":1}\n');
+  assert.equal(await body('text'), '{"jsonrpc":"2.0","result":{"pre":"encoded"},"id":1}\n');
+  assert.equal(await body('throws'), '{"jsonrpc":"2.0","error":{"code":-32000,"message":"sync failure","data":null},"id":1}\n');
+  assert.equal(await body('rejects'), '{"jsonrpc":"2.0","error":{"code":-32000,"message":"async failure","data":null},"id":1}\n');
+  for (const m of ['cyclic', 'cyclicLater']) {
+    const r = JSON.parse(await body(m));
+    assert.equal(r.error.code, -32000, m);
+    assert.match(r.error.message, /circular/, m);
+  }
+  assert.equal(errors.length, 4);
+  // A notification runs the method and answers nothing, whichever way the handler returns.
+  const note = ask('sync', null);
+  assert.ok(!(note instanceof Promise));
+  assert.equal((note as { body: string }).body, '');
+  assert.equal((await ask('rejects', null)).body, '');
 });

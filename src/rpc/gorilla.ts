@@ -105,6 +105,17 @@ function goJSON(v: unknown): string {
   return HTML_CHARS.test(s) ? s.replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026')) : s;
 }
 
+/**
+ * A result already encoded as Go would encode it (a handler's hot answer built from cached parts);
+ * the server writes `text` as the result without encoding it again.
+ */
+export class GoJSONText {
+  constructor(readonly text: string) {}
+}
+
+/** goJSON of a value known to be JSON-encodable without a bigint (a cached part of a GoJSONText). */
+export const goJSONPart = (v: unknown): string => goJSON(v);
+
 /** bigint fields (e.g. uint64 weights) are written as bare JSON numbers, as Go writes uint64. */
 function bigintAsNumber(_k: string, v: unknown): unknown {
   return typeof v === 'bigint' ? `__bigint:${v}` : v;
@@ -172,8 +183,9 @@ function decodeEnvelope(raw: unknown): { env: Envelope; typeError?: string } {
   }
   let typeError: string | undefined;
   const obj = raw as Record<string, unknown>;
-  for (const [k, v] of Object.entries(obj)) {
-    const key = k.toLowerCase();
+  for (const k in obj) {
+    const v = obj[k];
+    const key = k === 'jsonrpc' || k === 'method' || k === 'params' || k === 'id' ? k : k.toLowerCase();
     if (key === 'jsonrpc' || key === 'method') {
       if (v === null) continue;
       if (typeof v !== 'string') {
@@ -295,16 +307,13 @@ export class GorillaServer {
     writeReply(res, await this.answer(body, req));
   }
 
-  /** The answer to a POST body (both HTTP paths; `req` is absent on the fast path). */
-  async answer(body: Buffer, req?: IncomingMessage): Promise<Reply> {
-    const reply = await this.handle(body.toString('utf8'), req);
-    if (reply === undefined) return EMPTY_REPLY;
-    const text = reply + '\n';
-    return {
-      status: 200,
-      headers: ['Content-Type', 'application/json; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(Buffer.byteLength(text))],
-      body: text,
-    };
+  /**
+   * The answer to a POST body (both HTTP paths; `req` is absent on the fast path). Synchronous when
+   * the method's handler is (the fast path then writes it without a promise turn).
+   */
+  answer(body: Buffer, req?: IncomingMessage): Reply | Promise<Reply> {
+    const reply = this.handle(body.toString('utf8'), req);
+    return reply instanceof Promise ? reply.then(toReply) : toReply(reply);
   }
 
   /**
@@ -317,8 +326,11 @@ export class GorillaServer {
     return { http, post: { bodyLimit: this.opts.maxBodyBytes, accepts: acceptsJSON, answer: (body) => this.answer(body) } };
   }
 
-  /** Processes one body; returns the response JSON text, or undefined for "write nothing". */
-  async handle(text: string, req: IncomingMessage | undefined): Promise<string | undefined> {
+  /**
+   * Processes one body; returns the response JSON text, or undefined for "write nothing" — a
+   * promise of it only when the method's handler returns one.
+   */
+  handle(text: string, req: IncomingMessage | undefined): string | undefined | Promise<string | undefined> {
     let raw: unknown;
     try {
       raw = parseGoJSON(text);
@@ -333,21 +345,48 @@ export class GorillaServer {
     if (env.jsonrpc !== '2.0') {
       return notify ? undefined : errorEnvelope(-32600, 'jsonrpc must be 2.0', env, id);
     }
+    const done = (result: unknown): string | undefined => {
+      if (notify) return undefined;
+      const resultText = result instanceof GoJSONText ? result.text : goJSON(result ?? {});
+      return `{"jsonrpc":"2.0","result":${resultText},"id":${idText(id)}}`;
+    };
+    const failed = (e: unknown): string | undefined => {
+      const err = e instanceof RpcError ? e : new RpcError(-32000, e instanceof Error ? e.message : String(e));
+      if (!(e instanceof RpcError)) this.opts.onError?.(env.method, e as Error);
+      return notify ? undefined : errorEnvelope(err.code, err.message, err.data, id);
+    };
+    let result: unknown;
     try {
       const { service, method } = resolveMethod(env.method);
       if (service !== this.opts.name) throw new RpcError(-32000, `rpc: can't find service "${service}.${method}"`);
       const def = this.methods.get(method);
       if (!def) throw new RpcError(-32000, `rpc: can't find method "${service}.${method}"`);
       const args = decodeParams(def.params, env.params);
-      const result = (await def.handler(args, req as IncomingMessage)) ?? {};
-      return notify ? undefined : `{"jsonrpc":"2.0","result":${goJSON(result)},"id":${idText(id)}}`;
+      result = def.handler(args, req as IncomingMessage);
     } catch (e) {
-      const err = e instanceof RpcError ? e : new RpcError(-32000, e instanceof Error ? e.message : String(e));
-      if (!(e instanceof RpcError)) this.opts.onError?.(env.method, e as Error);
-      return notify ? undefined : errorEnvelope(err.code, err.message, err.data, id);
+      return failed(e);
     }
+    // A result JSON cannot encode is the method's error, as any other.
+    const settle = (r: unknown) => {
+      try {
+        return done(r);
+      } catch (e) {
+        return failed(e);
+      }
+    };
+    return result instanceof Promise ? result.then(settle, failed) : settle(result);
   }
 }
+
+const toReply = (reply: string | undefined): Reply => {
+  if (reply === undefined) return EMPTY_REPLY;
+  const text = reply + '\n';
+  return {
+    status: 200,
+    headers: ['Content-Type', 'application/json; charset=utf-8', 'X-Content-Type-Options', 'nosniff', 'Content-Length', String(Buffer.byteLength(text))],
+    body: text,
+  };
+};
 
 function errorEnvelope(code: number, message: string, data: unknown, id: unknown): string {
   return `{"jsonrpc":"2.0","error":${goJSON({ code, message, data: data ?? null })},"id":${idText(id)}}`;

@@ -1,7 +1,7 @@
 // The validators API (/ext/bc/<chain>/validators, service `validators`): see validators.md.
-import { custom, type GorillaService } from '../rpc/gorilla.js';
+import { GoJSONText, custom, goJSONPart, type GorillaService } from '../rpc/gorilla.js';
 import { parseNodeID } from '../ids/ids.js';
-import { float32JSON, type ValidatorManager } from './manager.js';
+import { float32JSON, type Validator, type ValidatorManager } from './manager.js';
 
 const nodeIDs = custom<string[] | undefined>((v) => {
   if (v === null || v === undefined) return undefined;
@@ -13,7 +13,24 @@ const nodeIDs = custom<string[] | undefined>((v) => {
   return v as string[];
 });
 
-const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+/**
+ * The fields of a validator's entry that never change, encoded once: `{"validationID":…,…,
+ * "isL1Validator":…` without the closing brace (a Validator object is replaced, never changed).
+ * Only the connection and the uptime are encoded per answer.
+ */
+const staticParts = new WeakMap<Validator, string>();
+
+function staticPart(v: Validator): string {
+  let s = staticParts.get(v);
+  if (s === undefined) {
+    const head = goJSONPart({ validationID: v.validationID, nodeID: v.nodeID });
+    const tail = goJSONPart({ startTimestamp: v.startTime, isActive: v.isActive, isL1Validator: v.isL1Validator });
+    // weight: uint64 as a bare JSON number, as Go writes it (exact past 2^53 too).
+    s = `${head.slice(0, -1)},"weight":${v.weight},${tail.slice(1, -1)}`;
+    staticParts.set(v, s);
+  }
+  return s;
+}
 
 export function validatorsService(validators: ValidatorManager, subnetID: string): GorillaService {
   return {
@@ -21,27 +38,17 @@ export function validatorsService(validators: ValidatorManager, subnetID: string
       params: { nodeIDs },
       handler: ({ nodeIDs: wanted }) => {
         const filter = wanted && wanted.length ? new Set(wanted) : undefined;
-        const out = [];
+        let out = '';
         for (const v of validators.current(subnetID)) {
           if (filter && !filter.has(v.nodeID)) continue;
           const { upMs, lastUpdated } = validators.uptimeOf(v);
           const bestPossible = lastUpdated - v.startMs;
           const uptime = bestPossible <= 0 ? 1 : Math.min(1, upMs / bestPossible);
-          out.push({
-            validationID: v.validationID,
-            nodeID: v.nodeID,
-            // uint64 as a bare JSON number either way; a number when exact keeps the encoding on
-            // JSON.stringify's fast path (goJSON).
-            weight: v.weight <= MAX_EXACT ? Number(v.weight) : v.weight,
-            startTimestamp: v.startTime,
-            isActive: v.isActive,
-            isL1Validator: v.isL1Validator,
-            isConnected: validators.isConnected(v),
-            uptimePercentage: float32JSON(uptime * 100),
-            uptimeSeconds: Math.floor(upMs / 1000),
-          });
+          // JSON.stringify's number form, as the encoding of the whole object gave before.
+          const pct = JSON.stringify(float32JSON(uptime * 100));
+          out += `${out ? ',' : ''}${staticPart(v)},"isConnected":${validators.isConnected(v)},"uptimePercentage":${pct},"uptimeSeconds":${Math.floor(upMs / 1000)}}`;
         }
-        return { validators: out };
+        return new GoJSONText(`{"validators":[${out}]}`);
       },
     },
   };

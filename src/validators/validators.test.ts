@@ -7,6 +7,7 @@ import { startTestNode, rpc } from '../../test/helpers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const OTHER = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+const THIRD = 'NodeID-eA9ctCNq41iLLnQErtTUVdxpRyZ8QSc1';
 
 test('getCurrentValidators: the node is the one validator of the dev chain, with every field', async () => {
   const t = await startTestNode({ 'db-type': 'memdb' });
@@ -46,12 +47,20 @@ test('getCurrentValidators: nodeIDs filter, unknown IDs ignored, malformed IDs r
   const t3 = await startTestNode({
     'db-type': 'memdb',
     'staking-tls-key-file': join(t2.dataDir, 'none.key'),
-    chains: [{ name: 'dev', aliases: ['dev'], dev: true, validators: [{ nodeID: OTHER, weight: '18446744073709551615', isL1Validator: false }] }],
+    chains: [{ name: 'dev', aliases: ['dev'], dev: true, validators: [
+      { nodeID: OTHER, weight: '18446744073709551615', isL1Validator: false },
+      { nodeID: THIRD, weight: 7, isActive: false, startTime: 1700000000 },
+    ] }],
   });
   try {
     void self;
     const all = await rpc(`${t3.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', { nodeIDs: [] });
-    assert.equal(all.result.validators.length, 1);
+    assert.equal(all.result.validators.length, 2);
+    const third = all.result.validators[1];
+    assert.deepEqual({ ...third, validationID: undefined }, {
+      validationID: undefined, nodeID: THIRD, weight: 7, startTimestamp: 1700000000, isActive: false, isL1Validator: true,
+      isConnected: false, uptimePercentage: 0, uptimeSeconds: 0,
+    });
     const v = all.result.validators[0];
     assert.equal(v.nodeID, OTHER);
     assert.equal(v.isConnected, false);
@@ -64,6 +73,12 @@ test('getCurrentValidators: nodeIDs filter, unknown IDs ignored, malformed IDs r
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'validators.getCurrentValidators', params: {} }),
     }).then((r) => r.text());
     assert.match(raw, /"weight":18446744073709551615,/);
+    // The whole wire text: Go's field order, no spaces, entries comma-separated, a newline at the end.
+    const entry = (node: string, w: string, start: string, active: boolean, l1: boolean) =>
+      `\\{"validationID":"[1-9A-HJ-NP-Za-km-z]{48,50}","nodeID":"${node}","weight":${w},"startTimestamp":${start},` +
+      `"isActive":${active},"isL1Validator":${l1},"isConnected":false,"uptimePercentage":0,"uptimeSeconds":0\\}`;
+    assert.match(raw, new RegExp(`^\\{"jsonrpc":"2\\.0","result":\\{"validators":\\[${entry(OTHER, '18446744073709551615', '\\d+', true, false)},` +
+      `${entry(THIRD, '7', '1700000000', false, true)}\\]\\},"id":1\\}\\n$`));
     const unknown = await rpc(`${t3.url}/ext/bc/dev/validators`, 'validators.getCurrentValidators', {
       nodeIDs: ['NodeID-P7oB2McjBGgW2NXXWVYjV8JEDFoW9xDE5'],
     });
