@@ -75,7 +75,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   // Warp (src/warp/chain.ts): predicates, accept hook and warp_* API, found by the builder via warpOf(chain).
   const warp = new WarpChain({ ctx, rulesAt: (ts) => rulesView.rulesAt(ts), isAccepted: (h) => { const b = chain.blockByHash(h); return !!b && chain.isCanonical(b); } });
   registerWarp(chain, warp);
-  const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.readView(b), vmConfig.feeRecipient);
+  const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.readView(b), vmConfig.feeRecipient, (b, a) => chain.cachedAccount(b, a));
   await chain.init(
     async (sm) => {
       await consensus.genesisActivations(sm, genesis.timestamp);

@@ -39,7 +39,7 @@ export async function importBlock(be: EvmBackend, file: Block): Promise<void> {
   const minMs = be.consensus.minChildMs(parent);
   if (tMs < minMs) throw new ImportError(`invalid timestamp: block time ${tMs} ms is before the earliest child time ${minMs} ms of its parent`);
 
-  const fields = await be.consensus.childFields(parent, tMs, chain.readView(parent));
+  const fields = await be.consensus.childFields(parent, tMs);
   const rules = chain.rules.rulesAt(fields.timestamp);
   const fork = chain.forkAt(fields.timestamp);
   const common = chain.commons.get(fork);

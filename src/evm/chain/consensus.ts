@@ -89,6 +89,8 @@ export class Consensus {
     /** A read-only state view of a block. */
     private readonly stateAt: (b: Block) => MerkleStateManager,
     private readonly feeRecipient: string | undefined,
+    /** The account at a block's state if a cache holds it without a trie read (an absent one is empty). */
+    private readonly cachedAccount?: (b: Block, addrHex: string) => Account | undefined,
   ) {}
 
   rulesAt(ts: bigint): Rules {
@@ -101,7 +103,10 @@ export class Consensus {
     return r;
   }
 
-  /** Fee config governing the child of `parent` (§7.3), with FeeManager's lastChangedAt. */
+  /**
+   * Fee config governing the child of `parent` (§7.3), with FeeManager's lastChangedAt. The
+   * parent's state is read (made, if not given) only when FeeManager is enabled.
+   */
   async feeConfigAfter(parent: Block, parentState?: MerkleStateManager): Promise<{ feeConfig: FeeConfig; lastChangedAt?: bigint }> {
     const pr = this.rulesAt(parent.header.timestamp);
     if (!pr.isSubnetEVM) return { feeConfig: DEFAULT_FEE_CONFIG };
@@ -116,7 +121,8 @@ export class Consensus {
     return p.timestamp * 1000n;
   }
 
-  async childFields(parent: Block, childMs: bigint, parentState: MerkleStateManager): Promise<ChildFields> {
+  /** The child's header fields; `parentState` is the parent's state when the caller has it (else made only if read). */
+  async childFields(parent: Block, childMs: bigint, parentState?: MerkleStateManager): Promise<ChildFields> {
     const p = parent.header;
     const timestamp = childMs / 1000n;
     const rules = this.rulesAt(timestamp);
@@ -135,7 +141,7 @@ export class Consensus {
       f.minDelayExcess = childMinDelayExcess(p.minDelayExcess, this.rules.desiredMinDelayExcess);
     }
     const parentRules = this.rulesAt(p.timestamp);
-    const rule = await coinbaseRule(parentState, parentRules, this.rules.allowFeeRecipients);
+    const rule = await coinbaseRule(() => parentState ?? this.stateAt(parent), parentRules, this.rules.allowFeeRecipients);
     f.coinbase = hexToBytes(builderCoinbase(rule, this.feeRecipient));
     return f;
   }
@@ -223,19 +229,25 @@ export class Consensus {
     this.fcCache = { hash: head.hashHex, fc: feeConfig };
   }
 
-  /** Facts the tx pool validates against, at the last accepted block. */
-  async poolHead(head: Block, view: MerkleStateManager = this.stateAt(head)): Promise<PoolHead> {
+  /**
+   * Facts the tx pool validates against, at the last accepted block. Accounts come from the flat
+   * cache when it holds them (after a block, every account the block wrote); the head's read view
+   * is made only for a read the cache cannot answer.
+   */
+  async poolHead(head: Block, view?: MerkleStateManager): Promise<PoolHead> {
     if (this.fcCache?.hash !== head.hashHex) await this.refreshFeeConfig(head);
     const fc = this.feeConfigAfterSync(head);
     const rules = this.rulesAt(head.header.timestamp);
+    const state = () => (view ??= this.stateAt(head));
+    const account = async (a: Address) => this.cachedAccount?.(head, a.toString()) ?? (await state().getAccount(a));
     return {
       gasLimit: head.header.gasLimit,
       minBaseFee: fc.minBaseFee,
       isDurango: rules.isDurango,
-      getNonce: async (a) => (await view.getAccount(a))?.nonce ?? 0n,
-      getBalance: async (a) => (await view.getAccount(a))?.balance ?? 0n,
+      getNonce: async (a) => (await account(a))?.nonce ?? 0n,
+      getBalance: async (a) => (await account(a))?.balance ?? 0n,
       checkSender: async (a) => {
-        const err = await checkTxAllowed(view, rules, a.toString());
+        const err = await checkTxAllowed(state, rules, a.toString());
         if (err) throw new Error(err);
       },
     };

@@ -92,7 +92,7 @@ export class BlockBuilder {
     const chain = this.chain;
     const parent = chain.head;
     const sm = this.liveState();
-    const fields = await this.consensus.childFields(parent, timeMs, chain.readView(parent));
+    const fields = await this.consensus.childFields(parent, timeMs);
     const rules = chain.rules.rulesAt(fields.timestamp);
     const fork = chain.forkAt(fields.timestamp);
     const vm = await this.vmFor(fork);

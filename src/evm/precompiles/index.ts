@@ -162,10 +162,17 @@ export async function applyPrecompileConfig(state: StateManagerInterface, cfg: P
   else await activatePrecompile(state, cfg, ctx);
 }
 
+/**
+ * A state to read, or how to get it when a read is needed (a head's read view costs a trie and a
+ * state manager to make; most blocks and pool checks never read precompile storage).
+ */
+export type StateSource = StateManagerInterface | (() => StateManagerInterface);
+const stateOf = (src: StateSource): StateManagerInterface => (typeof src === 'function' ? src() : src);
+
 /** TxAllowList check for the pool and block building (§8.4); undefined = allowed. */
-export async function checkTxAllowed(state: StateManagerInterface, rules: PrecompileRules, from: string): Promise<string | undefined> {
+export async function checkTxAllowed(state: StateSource, rules: PrecompileRules, from: string): Promise<string | undefined> {
   if (!enabled(rules, TX_ALLOW_LIST_ADDRESS)) return undefined;
-  if (isEnabledRole(await readRole(state, TX_ALLOW_LIST_ADDRESS, from))) return undefined;
+  if (isEnabledRole(await readRole(stateOf(state), TX_ALLOW_LIST_ADDRESS, from))) return undefined;
   return `cannot issue transaction from non-allow listed address: ${checksum(from)}`;
 }
 
@@ -192,14 +199,14 @@ export interface CoinbaseRule {
  * `allowFeeRecipients` is the chain config's flag.
  */
 export async function coinbaseRule(
-  parentState: StateManagerInterface,
+  parentState: StateSource,
   parentRules: PrecompileRules,
   allowFeeRecipients: boolean,
 ): Promise<CoinbaseRule> {
   if (!enabled(parentRules, REWARD_MANAGER_ADDRESS)) {
     return allowFeeRecipients ? { anyAllowed: true, required: BLACKHOLE_ADDRESS } : { anyAllowed: false, required: BLACKHOLE_ADDRESS };
   }
-  const r = await readRewardSlot(parentState);
+  const r = await readRewardSlot(stateOf(parentState));
   return { anyAllowed: r.allowFeeRecipients, required: r.address };
 }
 
