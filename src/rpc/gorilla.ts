@@ -183,7 +183,7 @@ function decodeEnvelope(raw: unknown): { env: Envelope; typeError?: string } {
   }
   let typeError: string | undefined;
   const obj = raw as Record<string, unknown>;
-  for (const k in obj) {
+  for (const k of Object.keys(obj)) {
     const v = obj[k];
     const key = k === 'jsonrpc' || k === 'method' || k === 'params' || k === 'id' ? k : k.toLowerCase();
     if (key === 'jsonrpc' || key === 'method') {
