@@ -7,6 +7,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Account, Address, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { StateStore } from './state.js';
+import type { FlatStateManager } from './flat.js';
 import type { KVStore } from '../../db/database.js';
 
 function memStore(): KVStore {
@@ -75,6 +76,60 @@ test('batched flush gives the same roots as MerkleStateManager', async () => {
       assert.deepEqual(await store.readOnly(common, got).getCode(a), await ref.getCode(a));
     }
   }
+});
+
+test('the block builder\'s state keeps its caches bounded across blocks, and reads the same after they are dropped', async () => {
+  const common = createCustomCommon({ chainId: 43210 }, Mainnet, { hardfork: 'cancun' });
+  const store = new StateStore(memStore());
+  const EMPTY = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
+  const live = store.live(common, EMPTY, 50) as FlatStateManager;
+  const ref = new MerkleStateManager({
+    common,
+    trie: new MerklePatriciaTrie({ db: new MapDB(), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common }),
+    caches: new Caches(),
+  });
+  const token = new Address(Buffer.alloc(20, 0xee));
+  for (const sm of [live, ref]) {
+    await sm.checkpoint();
+    await sm.putAccount(token, new Account(1n, 0n));
+    await sm.putCode(token, Uint8Array.of(0x60, 0x01));
+    await sm.commit();
+  }
+  let largest = 0;
+  const addrs: Address[] = [];
+  for (let block = 0; block < 12; block++) {
+    // Each block: 8 new accounts, and a new slot of the token for each (16 new cache entries).
+    for (const sm of [live, ref]) await sm.checkpoint();
+    for (let i = 0; i < 8; i++) {
+      const a = new Address(Buffer.alloc(20, block * 8 + i + 1));
+      if (addrs.length < (block + 1) * 8) addrs.push(a);
+      for (const sm of [live, ref]) {
+        // The account read first, as the EVM does, so reads fill the caches too.
+        const acc = (await sm.getAccount(a)) ?? new Account();
+        acc.balance += BigInt(block + 1);
+        await sm.putAccount(a, acc);
+        await sm.putStorage(token, Buffer.alloc(32, block * 8 + i + 1), Uint8Array.of(block + 1, i + 1));
+      }
+    }
+    for (const sm of [live, ref]) await sm.commit();
+    largest = Math.max(largest, live.cacheEntries());
+    assert.ok(live.cacheEntries() <= 50, `after block ${block}: ${live.cacheEntries()} cache entries, bound 50`);
+    assert.equal(Buffer.from(await live.getStateRoot()).toString('hex'), Buffer.from(await ref.getStateRoot()).toString('hex'), `root after block ${block}`);
+    await store.nodes.takeBatch();
+  }
+  assert.ok(largest > 0, 'the caches were in use between the drops');
+  // Everything written reads back the same from the live state after its caches were dropped.
+  for (const [i, a] of addrs.entries()) {
+    assert.deepEqual((await live.getAccount(a))?.serialize(), (await ref.getAccount(a))?.serialize());
+    assert.deepEqual(await live.getStorage(token, Buffer.alloc(32, i + 1)), await ref.getStorage(token, Buffer.alloc(32, i + 1)));
+  }
+  assert.deepEqual(await live.getCode(token), await ref.getCode(token));
+  // Under the default bound (100,000 entries) nothing is dropped.
+  const unbounded = store.live(common, EMPTY) as FlatStateManager;
+  await unbounded.checkpoint();
+  for (let i = 0; i < 60; i++) await unbounded.putAccount(new Address(Buffer.alloc(20, 200 - i)), new Account(0n, 1n));
+  await unbounded.commit();
+  assert.equal(unbounded.cacheEntries(), 60);
 });
 
 test('accountFromRLP: the decoded account, a fresh copy each time (changing one never shows in the next)', async () => {

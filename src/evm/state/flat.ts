@@ -110,8 +110,27 @@ export class FlatStateManager extends MerkleStateManager {
     private readonly nodeCache: NodeCache,
     /** Subnet-EVM's preimages-enabled: store each trie key under its hash when it is written. */
     private readonly recordPreimages = false,
+    /**
+     * Entries (accounts, code, storage slots) the caches may hold after a flush before they are
+     * dropped whole. @ethereumjs's ordered-map caches ignore their size option, so a long-lived
+     * state (the block builder's) would otherwise keep every account and slot it ever touched.
+     * Dropping them loses nothing: what they held is in the tries, and the flat cache answers it.
+     */
+    private readonly maxCacheEntries = Infinity,
   ) {
     super(opts);
+  }
+
+  /** Accounts, codes and storage slots the caches hold (the storage cache counts addresses itself). */
+  cacheEntries(): number {
+    const c = this._caches;
+    if (!c) return 0;
+    let n = (c.account?.size() ?? 0) + (c.code?.size() ?? 0);
+    const byAddress = (c.storage as unknown as { _orderedMapCache?: { forEach(f: (e: [string, Map<string, unknown>]) => void): void } } | undefined)
+      ?._orderedMapCache;
+    if (byAddress) byAddress.forEach(([, slots]) => (n += slots.size));
+    else n += c.storage?.size() ?? 0;
+    return n;
   }
 
   /** A trie over this state's nodes (all flushed so far) rooted at `root`, e.g. a storage root to walk. */
@@ -161,6 +180,8 @@ export class FlatStateManager extends MerkleStateManager {
     else await this.flushBatched(writes);
     const after = hexOf(trie.root());
     if (after !== before) this.flat.rebase(before, after, writes);
+    // Outside every checkpoint the caches hold nothing unwritten (they were just flushed).
+    if (this._checkpointCount === 0 && this.maxCacheEntries !== Infinity && this.cacheEntries() > this.maxCacheEntries) this._caches?.clear();
   }
 
   /** Stores `preimage` under its hash once (the same accounts are written block after block). */

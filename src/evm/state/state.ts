@@ -30,8 +30,11 @@ export class StateStore {
     return this.nodes.getSync(Buffer.from(preimageKey(hash)).toString('hex'));
   }
 
-  /** The block builder's state manager, positioned at `root`. */
-  live(common: Common, root: Uint8Array): MerkleStateManager {
+  /**
+   * The block builder's state manager, positioned at `root`. It lives as long as the head moves by
+   * blocks it built, so its caches are bounded (`maxCacheEntries`, see FlatStateManager).
+   */
+  live(common: Common, root: Uint8Array, maxCacheEntries = LIVE_CACHE_ENTRIES): MerkleStateManager {
     const trie = new MerklePatriciaTrie({
       db: this.nodes,
       useKeyHashing: true,
@@ -44,11 +47,12 @@ export class StateStore {
       {
         common,
         trie,
-        caches: new Caches({ account: { size: 100_000 }, storage: { size: 100_000 }, code: { size: 5_000 } }),
+        caches: new Caches(),
       },
       this.flat,
       this.trieNodes,
       this.recordPreimages,
+      maxCacheEntries,
     );
   }
 
@@ -95,5 +99,8 @@ export class StateStore {
     return Buffer.from(root).toString('hex') === EMPTY_ROOT_HEX || this.nodes.getSync(Buffer.from(root).toString('hex')) !== undefined;
   }
 }
+
+/** Cached entries the block builder's state keeps between blocks (~100–300 bytes each). */
+export const LIVE_CACHE_ENTRIES = 100_000;
 
 export const EMPTY_ROOT_HEX = '56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
