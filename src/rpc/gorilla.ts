@@ -113,7 +113,7 @@ export class GoJSONText {
   constructor(readonly text: string) {}
 }
 
-/** goJSON of a value known to be JSON-encodable without a bigint (a cached part of a GoJSONText). */
+/** Go's encoding of a value, for the parts a handler assembles into a GoJSONText. */
 export const goJSONPart = (v: unknown): string => goJSON(v);
 
 /** bigint fields (e.g. uint64 weights) are written as bare JSON numbers, as Go writes uint64. */
