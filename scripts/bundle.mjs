@@ -3,8 +3,12 @@
 // 20 spends most of a cold start resolving, reading and compiling ~400 small ES modules
 // (@ethereumjs/* and ours); one file halves the start-up CPU, and CommonJS (unlike an ES module
 // on Node 20) can be compiled with a code cache, which takes off another quarter. Native addons, and packages that locate files beside themselves, stay external
-// and load from node_modules as before. Tests and the library API (dist/src/index.js) keep using
-// the unbundled modules.
+// and load from node_modules as before.
+//
+// The library API (package.json `main`) is bundled the same way, with the same package patches,
+// as one ES module: dist/powder.lib.mjs (entry dist/src/index.js). A node started from it runs the
+// EVM as the CLI does (unpatched, an uncached eth_call costs ~1.3–1.5× the CPU) and loads one
+// file instead of ~400. Tests keep using the unbundled modules.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -30,9 +34,9 @@ const staticInterpreter = {
 
 // Exact text patches of package code the bundle carries, each a V8 slow path on Node 20 replaced
 // by code that computes the very same value (docs/performance.md, session 9). Each must match, or
-// the build fails: a package update then gets looked at, never silently unpatched. The library
-// path (dist/src/index.js) keeps the packages' text; src/evm/vmTuning.ts patches what it can
-// reach at run time (EVM.runInterpreter's literal of the first kind) for both paths.
+// the build fails: a package update then gets looked at, never silently unpatched. The unbundled
+// modules (dist/src, the tests) keep the packages' text; src/evm/vmTuning.ts patches what it can
+// reach at run time (EVM.runInterpreter's literal of the first kind) for every path.
 const PACKAGE_PATCHES = [
   {
     // _executeCall hands each frame its message as `{ ...{ codeAddress }, ...message, gasLimit }`:
@@ -66,13 +70,11 @@ const packagePatches = {
   },
 };
 
-await build({
+/** What both bundles share: the patches, the externals, readable output with a source map. */
+const common = {
   plugins: [staticInterpreter, packagePatches],
-  entryPoints: [join(root, 'dist/src/cli.js')],
-  outfile: join(root, 'dist/powder.cjs'),
   bundle: true,
   platform: 'node',
-  format: 'cjs',
   target: 'node20',
   // Whitespace and syntax only: function names stay as written, so CPU profiles and stack
   // traces stay readable.
@@ -81,9 +83,26 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   external: ['lmdb', 'keccak', 'secp256k1', '@chainsafe/blst', '@chainsafe/blst-linux-x64-gnu', 'msgpackr-extract', 'solc', 'bufferutil', 'utf-8-validate'],
+};
+
+await build({
+  ...common,
+  entryPoints: [join(root, 'dist/src/cli.js')],
+  outfile: join(root, 'dist/powder.cjs'),
+  format: 'cjs',
   // Our modules find files beside themselves (package.json, native addons) from import.meta.url.
   define: { 'import.meta.url': '__powderModuleURL' },
   banner: { js: "const __powderModuleURL = require('node:url').pathToFileURL(__filename).href;" },
+});
+
+await build({
+  ...common,
+  entryPoints: [join(root, 'dist/src/index.js')],
+  outfile: join(root, 'dist/powder.lib.mjs'),
+  format: 'esm',
+  // The external packages are loaded with require (native addons, CommonJS): an ES module has
+  // none of its own.
+  banner: { js: "import { createRequire as __powderCreateRequire } from 'node:module'; const require = __powderCreateRequire(import.meta.url);" },
 });
 
 await makeCodeCache();
