@@ -48,12 +48,15 @@ export class ValidatorManager {
   private readonly secretKeys = new Map<string, Uint8Array>();
   /** The moment this process started tracking (uptime before it was measured while down = offline). */
   private timer: NodeJS.Timeout | undefined;
+  /** When this process started measuring (ms since epoch). */
+  private readonly startedMs: number;
 
   constructor(
     private readonly store: KVStore,
     private readonly self: { nodeID: string; blsSecretKey: Uint8Array },
     private readonly now: () => number,
   ) {
+    this.startedMs = now();
     this.secretKeys.set(self.nodeID, self.blsSecretKey);
     this.selfPublicKey = publicKeyOf(self.blsSecretKey);
     this.timer = setInterval(() => this.checkpoint(), CHECKPOINT_MS);
@@ -137,9 +140,11 @@ export class ValidatorManager {
       // The time since the last checkpoint, while this node was down, counts as offline.
       this.uptime.set(v.validationID, { upMs: r.upMs, lastUpdated: now });
     } else {
-      // Measured from the validator's start; before this node ever ran it, it was not seen.
-      // Before this node first ran, nobody measured the validator: that span counts as offline.
-      this.uptime.set(v.validationID, { upMs: 0, lastUpdated: Math.max(v.startMs, now) });
+      // Measured from the validator's start, or from this process's start if the validator began
+      // before it: before this node first ran, nobody measured the validator, so that span counts
+      // as offline. (A default start is the moment this run first saw the subnet, so a node that
+      // has been up since is at 100 %, not short by the milliseconds the chain took to set up.)
+      this.uptime.set(v.validationID, { upMs: 0, lastUpdated: Math.min(Math.max(v.startMs, this.startedMs), now) });
     }
   }
 
