@@ -144,7 +144,7 @@ export class ValidatorManager {
       // before it: before this node first ran, nobody measured the validator, so that span counts
       // as offline. (A default start is the moment this run first saw the subnet, so a node that
       // has been up since is at 100 %, not short by the milliseconds the chain took to set up.)
-      this.uptime.set(v.validationID, { upMs: 0, lastUpdated: Math.min(Math.max(v.startMs, this.startedMs), now) });
+      this.uptime.set(v.validationID, { upMs: 0, lastUpdated: Math.max(v.startMs, this.startedMs) });
     }
   }
 
