@@ -32,9 +32,10 @@ const staticInterpreter = {
   },
 };
 
-// Exact text patches of package code the bundle carries, each a V8 slow path on Node 20 replaced
-// by code that computes the very same value (docs/performance.md, session 9). Each must match, or
-// the build fails: a package update then gets looked at, never silently unpatched. The unbundled
+// Exact text patches of package code the bundles carry, each a V8 slow path on Node 20 (or work at
+// load time) replaced by code that computes the very same value (docs/performance.md, sessions 9
+// and 13). Each must match, or the build fails: a package update then gets looked at, never
+// silently unpatched. The unbundled
 // modules (dist/src, the tests) keep the packages' text; src/evm/vmTuning.ts patches what it can
 // reach at run time (EVM.runInterpreter's literal of the first kind) for every path.
 const PACKAGE_PATCHES = [
@@ -55,16 +56,40 @@ const PACKAGE_PATCHES = [
     find: /return right\s*\? new Uint8Array\(\[\.\.\.msg, \.\.\.new Uint8Array\(length - msg\.length\)\]\)\s*: new Uint8Array\(\[\.\.\.new Uint8Array\(length - msg\.length\), \.\.\.msg\]\);/,
     replace: '{ const padded = new Uint8Array(length); padded.set(msg, right ? 0 : length - msg.length); return padded; }',
   },
+  {
+    // bytesToBigInt's table of the 65,536 one- and two-byte values is built when the module loads:
+    // 65,536 BigInts, ~5–13 ms of every start. Filled on first use instead, each entry is the same
+    // BigInt the loop would have put there.
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /const BIGINT_CACHE = \[\];\s*for \(let i = 0; i <= 256 \* 256 - 1; i\+\+\) \{\s*BIGINT_CACHE\[i\] = BigInt\(i\);\s*\}/,
+    replace: 'const BIGINT_CACHE = new Array(65536); const cachedBigInt = (i) => BIGINT_CACHE[i] ?? (BIGINT_CACHE[i] = BigInt(i));',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /return BIGINT_CACHE\[bytes\[0\]\];/,
+    replace: 'return cachedBigInt(bytes[0]);',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /return BIGINT_CACHE\[bytes\[0\] \* 256 \+ bytes\[1\]\];/,
+    replace: 'return cachedBigInt(bytes[0] * 256 + bytes[1]);',
+  },
 ];
+// esbuild takes the first onLoad that answers for a file, so each file is loaded once and gets
+// every patch that names it, in order.
 const packagePatches = {
   name: 'package-patches',
   setup(b) {
-    for (const { file, find, replace } of PACKAGE_PATCHES) {
+    const files = [...new Map(PACKAGE_PATCHES.map((p) => [String(p.file), p.file])).values()];
+    for (const file of files) {
       b.onLoad({ filter: file }, async (args) => {
-        const js = await readFile(args.path, 'utf8');
-        const out = js.replace(find, replace);
-        if (out === js) throw new Error(`bundle: ${args.path} no longer has the text patched by scripts/bundle.mjs (${find})`);
-        return { contents: out, loader: 'js' };
+        let js = await readFile(args.path, 'utf8');
+        for (const { find, replace } of PACKAGE_PATCHES.filter((p) => String(p.file) === String(file))) {
+          const out = js.replace(find, replace);
+          if (out === js) throw new Error(`bundle: ${args.path} no longer has the text patched by scripts/bundle.mjs (${find})`);
+          js = out;
+        }
+        return { contents: js, loader: 'js' };
       });
     }
   },
