@@ -1,6 +1,6 @@
 // One ethereumjs Common per (chain, hardfork), built once: Subnet-EVM maps its upgrades onto
 // geth forks (Durango = Shanghai, Etna = Cancun; never Prague), and native crypto is plugged in.
-import { Common, Mainnet, createCustomCommon, type CustomCrypto } from '@ethereumjs/common';
+import { Common, Mainnet, createCustomCommon, type CustomCrypto, type ParamsDict } from '@ethereumjs/common';
 import { paramsVM } from '@ethereumjs/vm';
 import { paramsEVM } from '@ethereumjs/evm';
 import { paramsTx } from '@ethereumjs/tx';
@@ -26,15 +26,26 @@ export function customCrypto(): CustomCrypto {
 const NO_REFUNDS = { 1: { maxRefundQuotient: 2 ** 60 }, 3529: { maxRefundQuotient: 2 ** 60 } };
 
 /**
+ * The sets, merged per EIP in order, as `updateParams` applied one after another would merge
+ * them (later values win; keys keep their first-seen order).
+ */
+export function mergeParams(sets: ParamsDict[]): ParamsDict {
+  const out: ParamsDict = {};
+  for (const set of sets) for (const [eip, values] of Object.entries(set)) out[eip] = { ...out[eip], ...values };
+  return out;
+}
+
+/** What the tx, EVM and VM constructors would merge in, then our overrides. */
+export const CHAIN_PARAMS = mergeParams([paramsTx, paramsEVM, paramsVM, NO_REFUNDS]);
+
+/**
  * Applies every params set the tx, EVM and VM constructors would merge in, then our overrides, and
  * makes later `updateParams` calls no-ops: ethereumjs re-merges (and rebuilds its params cache) in
  * every tx/EVM constructor, which is slow and would re-enable refunds (the EVM's params set them).
+ * One `updateParams` of the merged sets: each call rebuilds the whole params cache (~0.8 ms).
  */
-function freezeParams(c: Common): void {
-  c.updateParams(paramsTx);
-  c.updateParams(paramsEVM);
-  c.updateParams(paramsVM);
-  c.updateParams(NO_REFUNDS);
+export function freezeParams(c: Common): void {
+  c.updateParams(CHAIN_PARAMS);
   c.updateParams = () => {};
 }
 
