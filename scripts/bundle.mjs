@@ -35,9 +35,9 @@ const staticInterpreter = {
 // Exact text patches of package code the bundles carry, each a V8 slow path on Node 20 (or work at
 // load time) replaced by code that computes the very same value (docs/performance.md, sessions 9
 // and 13). Each must match, or the build fails: a package update then gets looked at, never
-// silently unpatched. The unbundled
-// modules (dist/src, the tests) keep the packages' text; src/evm/vmTuning.ts patches what it can
-// reach at run time (EVM.runInterpreter's literal of the first kind) for every path.
+// silently unpatched. The unbundled modules (dist/src, the tests) keep the packages' text;
+// src/evm/vmTuning.ts patches what it can reach at run time (EVM.runInterpreter's literal of the
+// first kind) for every path.
 const PACKAGE_PATCHES = [
   {
     // _executeCall hands each frame its message as `{ ...{ codeAddress }, ...message, gasLimit }`:

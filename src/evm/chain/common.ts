@@ -36,7 +36,7 @@ export function mergeParams(sets: ParamsDict[]): ParamsDict {
 }
 
 /** What the tx, EVM and VM constructors would merge in, then our overrides. */
-export const CHAIN_PARAMS = mergeParams([paramsTx, paramsEVM, paramsVM, NO_REFUNDS]);
+const CHAIN_PARAMS = mergeParams([paramsTx, paramsEVM, paramsVM, NO_REFUNDS]);
 
 /**
  * Applies every params set the tx, EVM and VM constructors would merge in, then our overrides, and
