@@ -248,6 +248,8 @@ test('a synchronous handler is answered synchronously; async ones, throws, rejec
       rejects: { handler: async () => { throw new Error('async failure'); } },
       cyclic: { handler: () => cyclic },
       cyclicLater: { handler: async () => cyclic },
+      // A thenable that is not a Promise (another library's, another realm's) is still awaited.
+      thenable: { handler: () => ({ then: (resolve: (v: unknown) => void) => setImmediate(() => resolve({ a: 3 })) }) },
     },
   });
   const ask = (method: string, id: unknown = 1) => server.answer(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method: `svc.${method}`, params: {} })));
@@ -259,6 +261,7 @@ test('a synchronous handler is answered synchronously; async ones, throws, rejec
   assert.ok(ask('async') instanceof Promise);
   assert.equal(await body('async'), '{"jsonrpc":"2.0","result":{"a":2},"id":1}\n');
   assert.equal(await body('nothing'), '{"jsonrpc":"2.0","result":{},"id":1}\n');
+  assert.equal(await body('thenable'), '{"jsonrpc":"2.0","result":{"a":3},"id":1}\n');
   assert.equal(await body('text'), '{"jsonrpc":"2.0","result":{"pre":"encoded"},"id":1}\n');
   assert.equal(await body('throws'), '{"jsonrpc":"2.0","error":{"code":-32000,"message":"sync failure","data":null},"id":1}\n');
   assert.equal(await body('rejects'), '{"jsonrpc":"2.0","error":{"code":-32000,"message":"async failure","data":null},"id":1}\n');

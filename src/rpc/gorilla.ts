@@ -374,9 +374,13 @@ export class GorillaServer {
         return failed(e);
       }
     };
-    return result instanceof Promise ? result.then(settle, failed) : settle(result);
+    // Any thenable is awaited (a plugin's handler may return one that is not this realm's Promise).
+    return isThenable(result) ? Promise.resolve(result).then(settle, failed) : settle(result);
   }
 }
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  v instanceof Promise || (typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function');
 
 const toReply = (reply: string | undefined): Reply => {
   if (reply === undefined) return EMPTY_REPLY;
