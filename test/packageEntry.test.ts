@@ -75,4 +75,6 @@ test('the package entry is the library bundle, and its nodes run contracts exact
   // The calls did real work: deployments succeeded and the token moved.
   assert.equal((fromBundle[0] as string[])[0], '0x1');
   assert.notEqual(fromBundle.at(-1), '0x0');
+  // Ten receipts, then balanceOf and its estimate per holder: holder 3 got 3 tokens.
+  assert.equal(fromBundle[12], `0x${(3n * 10n ** 18n).toString(16).padStart(64, '0')}`);
 });

@@ -94,7 +94,7 @@ const ONLY_SPACE = /^\s*$/;
  * needed, and JSON.stringify without one is ~2.5× faster (most answers have none, and a bigint
  * makes the plain call throw at once); the escapes are only searched for when there are any.
  */
-function goJSON(v: unknown): string {
+export function goJSON(v: unknown): string {
   let s: string;
   try {
     s = JSON.stringify(v);
@@ -112,9 +112,6 @@ function goJSON(v: unknown): string {
 export class GoJSONText {
   constructor(readonly text: string) {}
 }
-
-/** Go's encoding of a value, for the parts a handler assembles into a GoJSONText. */
-export const goJSONPart = (v: unknown): string => goJSON(v);
 
 /** bigint fields (e.g. uint64 weights) are written as bare JSON numbers, as Go writes uint64. */
 function bigintAsNumber(_k: string, v: unknown): unknown {
@@ -379,8 +376,7 @@ export class GorillaServer {
   }
 }
 
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  v instanceof Promise || (typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function');
+const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
 const toReply = (reply: string | undefined): Reply => {
   if (reply === undefined) return EMPTY_REPLY;

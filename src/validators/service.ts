@@ -1,5 +1,5 @@
 // The validators API (/ext/bc/<chain>/validators, service `validators`): see validators.md.
-import { GoJSONText, custom, goJSONPart, type GorillaService } from '../rpc/gorilla.js';
+import { GoJSONText, custom, goJSON, type GorillaService } from '../rpc/gorilla.js';
 import { parseNodeID } from '../ids/ids.js';
 import { float32JSON, type Validator, type ValidatorManager } from './manager.js';
 
@@ -23,8 +23,8 @@ const staticParts = new WeakMap<Validator, string>();
 function staticPart(v: Validator): string {
   let s = staticParts.get(v);
   if (s === undefined) {
-    const head = goJSONPart({ validationID: v.validationID, nodeID: v.nodeID });
-    const tail = goJSONPart({ startTimestamp: v.startTime, isActive: v.isActive, isL1Validator: v.isL1Validator });
+    const head = goJSON({ validationID: v.validationID, nodeID: v.nodeID });
+    const tail = goJSON({ startTimestamp: v.startTime, isActive: v.isActive, isL1Validator: v.isL1Validator });
     // weight: uint64 as a bare JSON number, as Go writes it (exact past 2^53 too).
     s = `${head.slice(0, -1)},"weight":${v.weight},${tail.slice(1, -1)}`;
     staticParts.set(v, s);

@@ -1,7 +1,7 @@
 // The health API (/ext/health): see health.md beside this file. Reference: avalanchego-node.md §9.2.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Node } from '../../node/node.js';
-import { strArray, type GorillaService } from '../../rpc/gorilla.js';
+import { goJSON, strArray, type GorillaService } from '../../rpc/gorilla.js';
 import { APPLICATION_TAG, CheckError, HealthChecks, type CheckSet, type Report } from './checks.js';
 
 /** The node's checks: database, bootstrapped, and one per chain named by its primary alias. */
@@ -75,11 +75,6 @@ export function nodeHealthChecks(node: Node): HealthChecks {
     }
   }
   return health;
-}
-
-/** Go's encoding/json escapes <, > and & inside strings. */
-function goJSON(v: unknown): string {
-  return JSON.stringify(v).replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026'));
 }
 
 function writeReport(res: ServerResponse, r: Report): void {

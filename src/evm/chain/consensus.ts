@@ -105,13 +105,13 @@ export class Consensus {
 
   /**
    * Fee config governing the child of `parent` (§7.3), with FeeManager's lastChangedAt. The
-   * parent's state is read (made, if not given) only when FeeManager is enabled.
+   * parent's state is read (its view made) only when FeeManager is enabled.
    */
-  async feeConfigAfter(parent: Block, parentState?: MerkleStateManager): Promise<{ feeConfig: FeeConfig; lastChangedAt?: bigint }> {
+  async feeConfigAfter(parent: Block): Promise<{ feeConfig: FeeConfig; lastChangedAt?: bigint }> {
     const pr = this.rulesAt(parent.header.timestamp);
     if (!pr.isSubnetEVM) return { feeConfig: DEFAULT_FEE_CONFIG };
     if (!pr.precompiles.has(FEE_MANAGER_ADDRESS)) return { feeConfig: this.rules.genesisFeeConfig, lastChangedAt: 0n };
-    return readFeeConfig(parentState ?? this.stateAt(parent));
+    return readFeeConfig(this.stateAt(parent));
   }
 
   /** Earliest time (ms) of a child of `parent`: Granite min delay; pre-Granite the same second. */
@@ -121,12 +121,12 @@ export class Consensus {
     return p.timestamp * 1000n;
   }
 
-  /** The child's header fields; `parentState` is the parent's state when the caller has it (else made only if read). */
-  async childFields(parent: Block, childMs: bigint, parentState?: MerkleStateManager): Promise<ChildFields> {
+  /** The child's header fields (the parent's state is read only under FeeManager or RewardManager). */
+  async childFields(parent: Block, childMs: bigint): Promise<ChildFields> {
     const p = parent.header;
     const timestamp = childMs / 1000n;
     const rules = this.rulesAt(timestamp);
-    const { feeConfig } = await this.feeConfigAfter(parent, parentState);
+    const { feeConfig } = await this.feeConfigAfter(parent);
     const fees = nextBaseFee(this.rules, feeConfig, p, timestamp);
     const f: ChildFields = {
       timestamp,
@@ -141,7 +141,7 @@ export class Consensus {
       f.minDelayExcess = childMinDelayExcess(p.minDelayExcess, this.rules.desiredMinDelayExcess);
     }
     const parentRules = this.rulesAt(p.timestamp);
-    const rule = await coinbaseRule(() => parentState ?? this.stateAt(parent), parentRules, this.rules.allowFeeRecipients);
+    const rule = await coinbaseRule(() => this.stateAt(parent), parentRules, this.rules.allowFeeRecipients);
     f.coinbase = hexToBytes(builderCoinbase(rule, this.feeRecipient));
     return f;
   }
@@ -234,10 +234,11 @@ export class Consensus {
    * cache when it holds them (after a block, every account the block wrote); the head's read view
    * is made only for a read the cache cannot answer.
    */
-  async poolHead(head: Block, view?: MerkleStateManager): Promise<PoolHead> {
+  async poolHead(head: Block): Promise<PoolHead> {
     if (this.fcCache?.hash !== head.hashHex) await this.refreshFeeConfig(head);
     const fc = this.feeConfigAfterSync(head);
     const rules = this.rulesAt(head.header.timestamp);
+    let view: MerkleStateManager | undefined;
     const state = () => (view ??= this.stateAt(head));
     const account = async (a: Address) => this.cachedAccount?.(head, a.toString()) ?? (await state().getAccount(a));
     return {
