@@ -31,8 +31,13 @@ function usage(message) {
 const QUICK = flag('quick');
 const CONFIG = QUICK
   ? { mode: 'quick', coldReps: 2, loadReps: 2, loadMs: 500, txReps: 1, txCount: 2000, stallMs: 10_000, powderReps: 1, powderMs: 500 }
-  : { mode: 'full', coldReps: 5, loadReps: 5, loadMs: 1000, txReps: 3, txCount: 2000, stallMs: 10_000, powderReps: 3, powderMs: 1000 };
+  : { mode: 'full', coldReps: 5, loadReps: 5, loadMs: 1000, txReps: 3, txCount: 2000, stallMs: 10_000, powderReps: 5, powderMs: 1000 };
 const WARMUP_MS = 300;
+/**
+ * The order of one repetition: `list` rotated by `rep` (A B C D, B C D A, …), so no node (or
+ * Powder-only request) always runs first or always follows the same one.
+ */
+const inTurn = (list, rep) => list.map((_, i) => list[(i + rep) % list.length]);
 const ALL_NODES = ['anvil', 'hardhat', 'ganache', 'powder'];
 const requested = (option('nodes') ?? ALL_NODES.join(',')).split(',').filter(Boolean);
 for (const n of requested) if (!NODE_KINDS[n]) usage(`--nodes: unknown node ${n}; known: ${ALL_NODES.join(', ')}`);
@@ -177,7 +182,7 @@ async function main() {
   const cold = selected('cold-start') && row('cold-start', 1, 'cold start to first eth_chainId', 'ms', 'lower');
   const rssStart = selected('cold-start') && row('rss-start', 5, 'RSS after start (at the first answered eth_chainId)', 'MiB', 'lower');
   for (let rep = 0; cold && rep < CONFIG.coldReps; rep++) {
-    for (const kind of nodes) {
+    for (const kind of inTurn(nodes, rep)) {
       try {
         const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN });
         sample(cold, kind, { value: n.startMs });
@@ -266,7 +271,7 @@ async function main() {
         }
       }
       for (let rep = 0; rep < CONFIG.loadReps; rep++) {
-        for (const kind of nodes) {
+        for (const kind of inTurn(nodes, rep)) {
           try {
             const r = await load(alive(kind), CONFIG.loadMs);
             if (r.errors) {
@@ -293,7 +298,7 @@ async function main() {
       const what = kind === 'eth' ? 'ETH transfers' : 'ERC-20 transfers';
       const r = row(`tx-${kind}-${senders}`, 4, `${CONFIG.txCount} ${what}, ${senders} sender${senders > 1 ? 's' : ''}, until every receipt`, 'tx/s', 'higher');
       for (let rep = 0; rep < CONFIG.txReps; rep++) {
-        for (const node of nodes) {
+        for (const node of inTurn(nodes, rep)) {
           try {
             const n = alive(node);
             const prepared = await signer.prepare({ url: n.url, chainId: n.chainIdNum, kind, senders, total: CONFIG.txCount, tokenAddress: n.tokenAddress });
@@ -355,7 +360,7 @@ async function main() {
         p50: row(`${v.id}-${connections}-p50`, 6, `${v.label}, ${connections} conn: p50 latency`, 'ms', 'lower', v.ref ? { reference: `${v.ref}-${connections}-p50`, referenceLabel: `eth_chainId, ${connections} conn` } : {}),
       }));
       for (let rep = 0; rep <= CONFIG.powderReps; rep++) {
-        for (const { v, rps, p50 } of vrows) {
+        for (const { v, rps, p50 } of inTurn(vrows, rep)) {
           try {
             const n = alive('powder');
             const r = await runLoad({ url: `${n.base}${v.path}`, method: v.method, params: v.params, connections, durationMs: rep === 0 ? WARMUP_MS : CONFIG.powderMs });
