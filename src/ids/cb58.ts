@@ -1,6 +1,7 @@
 // CB58 = base58(bytes ‖ last 4 bytes of sha256(bytes)), Bitcoin alphabet. Error texts are
 // AvalancheGo's (utils/cb58 over mr-tron/base58), because they reach API users verbatim.
 import { createHash } from 'node:crypto';
+import { goQuoteRune } from '../rpc/goQuote.js';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const INDEX = new Int8Array(128).fill(-1);
@@ -28,7 +29,7 @@ export function base58Decode(s: string): Uint8Array {
     const c = ch.codePointAt(0)!;
     if (c > 127) throw new Error('base58 decoding error: High-bit set on invalid digit');
     const v = INDEX[c];
-    if (v < 0) throw new Error(`base58 decoding error: Invalid base58 digit ('${ch}')`);
+    if (v < 0) throw new Error(`base58 decoding error: Invalid base58 digit (${goQuoteRune(ch)})`);
     if (leading && v === 0) zeros++;
     else leading = false;
     n = n * 58n + BigInt(v);

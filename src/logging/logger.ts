@@ -4,6 +4,7 @@
 import { basename, dirname } from 'node:path';
 import { Levels, levelName, type Level } from './levels.js';
 import { RotatingFile, policyFromMB, type RotationPolicy } from './rotating.js';
+import { goQuote } from '../rpc/goQuote.js';
 
 export type Fields = Record<string, unknown>;
 
@@ -167,7 +168,7 @@ export class LogFactory {
 
   /** Creates the named logger; chain loggers pass `prefix` (e.g. `C Chain`). */
   make(name: string, prefix?: string): NamedLogger {
-    if (this.loggers.has(name)) throw new Error(`logger with name "${name}" already exists`);
+    if (this.loggers.has(name)) throw new Error(`logger with name ${goQuote(name)} already exists`);
     const l = new NamedLogger(name, prefix, this.config.logLevel, this.config.displayLevel, this);
     this.loggers.set(name, l);
     return l;
@@ -175,7 +176,7 @@ export class LogFactory {
 
   get(name: string): NamedLogger {
     const l = this.loggers.get(name);
-    if (!l) throw new Error(`logger with name "${name}" not found`);
+    if (!l) throw new Error(`logger with name ${goQuote(name)} not found`);
     return l;
   }
 

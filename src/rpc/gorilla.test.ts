@@ -55,6 +55,15 @@ test('malformed JSON: -32700, Go-style message, data echo, id null, HTTP 200, al
   assert.deepEqual(empty.error, { code: -32700, message: 'EOF', data: EMPTY_ECHO });
 });
 
+test('syntax error texts quote the offending byte as Go\'s quoteChar does', async () => {
+  const msg = async (body: string) => JSON.parse((await post(info, body)).body).error.message;
+  assert.equal(await msg('{"jsonrpc":"2.0","method":"a\u0001"}'), "invalid character '\\x01' in string literal");
+  assert.equal(await msg('\\'), "invalid character '\\\\' looking for beginning of value");
+  assert.equal(await msg("'"), "invalid character '\\'' looking for beginning of value");
+  // Go reports the first byte of a multi-byte character, as a Latin-1 rune.
+  assert.equal(await msg('é'), "invalid character 'Ã' looking for beginning of value");
+});
+
 test('envelope type errors: -32700 with the decoded part echoed', async () => {
   const r = JSON.parse((await post(info, '{"jsonrpc":"2.0","id":5,"method":5}')).body);
   assert.equal(r.error.code, -32700);
@@ -122,6 +131,28 @@ test('method names: missing, ill-formed, upper-case, unknown method, unknown ser
   assert.deepEqual(await call('admin.alias'), e('rpc: can\'t find service "admin.Alias"'));
   assert.deepEqual(await call('Info.getNodeID'), e('rpc: can\'t find service "Info.GetNodeID"'));
   assert.deepEqual(await call('info.'), e('rpc: can\'t find method "info."'));
+});
+
+test('method names in errors are quoted as Go\'s %q; the upper-case rule is Unicode\'s', async () => {
+  const call = async (method: string) => JSON.parse((await post(info, JSON.stringify({ jsonrpc: '2.0', id: 1, method }))).body).error.message;
+  // gorilla formats the name with %q (strconv.Quote): ", \\ and non-printables escaped, printable Unicode kept.
+  assert.equal(await call('info.fo"o'), 'rpc: can\'t find method "info.Fo\\"o"');
+  assert.equal(await call('a\\b'), 'rpc: service/method request ill-formed: "a\\\\b"');
+  assert.equal(await call('info.x\ty\n'), 'rpc: can\'t find method "info.X\\ty\\n"');
+  assert.equal(await call('info.\u0001\u007f\u00ad'), 'rpc: can\'t find method "info.\\x01\\x7f\\u00ad"');
+  assert.equal(await call('nfo"x.getNodeID'), 'rpc: can\'t find service "nfo\\"x.GetNodeID"');
+  assert.equal(await call('info.étoile'), 'rpc: can\'t find method "info.Étoile"');
+  // unicode.IsUpper, not only A–Z.
+  assert.equal(await call('info.Étoile'), 'method must start with a non-uppercase letter');
+  assert.equal(await call('info.Ωmega'), 'method must start with a non-uppercase letter');
+});
+
+test('strings in answers: <, >, & and U+2028/U+2029 escaped as Go\'s encoding/json does', async () => {
+  const r = await post(info, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getBlockchainID', params: { alias: '<a&b>\u2028\u2029' } }));
+  assert.equal(
+    r.body,
+    '{"jsonrpc":"2.0","error":{"code":-32000,"message":"there is no ID with alias: \\u003ca\\u0026b\\u003e\\u2028\\u2029","data":null},"id":1}\n',
+  );
 });
 
 test('params: object, case-insensitive keys, array-of-object fallback; scalars and wrong types fail', async () => {

@@ -7,6 +7,7 @@ import { GO_MAX_DEPTH_ERROR, exceedsGoJsonDepth } from '../jsonDepth.js';
 import { readBody, BodyTooLargeError } from '../server/body.js';
 import { writeReply, type Reply, type RouteHandler } from '../server/router.js';
 import { RawNumber, lossyNumber, rawIds } from '../evm/rpc/rawIds.js';
+import { goQuote, goQuoteRune } from './goQuote.js';
 
 export const UNMARSHAL_ERROR =
   "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
@@ -41,8 +42,9 @@ export const bool: FieldDecoder<boolean> = (v) => {
 };
 export const strArray: FieldDecoder<string[] | undefined> = (v) => {
   if (v === null || v === undefined) return undefined;
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new Error('not a string array');
-  return v as string[];
+  if (!Array.isArray(v) || v.some((x) => x !== null && typeof x !== 'string')) throw new Error('not a string array');
+  // A null element is Go's zero string.
+  return v.map((x) => x ?? '') as string[];
 };
 /**
  * utils/json.Uint64: a decimal string or a bare number. (A bare number past 2^53 arrives rounded by
@@ -86,13 +88,15 @@ class RpcError extends Error {
   }
 }
 
-const HTML_CHARS = /[<>&]/;
+const HTML_CHARS = /[<>&\u2028\u2029]/;
+const GO_ESCAPED: Record<string, string> = { '<': '\\u003c', '>': '\\u003e', '&': '\\u0026', '\u2028': '\\u2028', '\u2029': '\\u2029' };
 const ONLY_SPACE = /^\s*$/;
 
 /**
- * Go's encoding/json escapes <, > and & in strings; so do we. Without a bigint the replacer is not
- * needed, and JSON.stringify without one is ~2.5× faster (most answers have none, and a bigint
- * makes the plain call throw at once); the escapes are only searched for when there are any.
+ * Go's encoding/json escapes <, >, & and U+2028/U+2029 in strings; so do we. Without a bigint the
+ * replacer is not needed, and JSON.stringify without one is ~2.5× faster (most answers have none,
+ * and a bigint makes the plain call throw at once); the escapes are only searched for when there
+ * are any.
  */
 export function goJSON(v: unknown): string {
   let s: string;
@@ -102,7 +106,7 @@ export function goJSON(v: unknown): string {
     if (!(e instanceof TypeError)) throw e;
     s = JSON.stringify(v, bigintAsNumber).replace(/"__bigint:(\d+)"/g, '$1');
   }
-  return HTML_CHARS.test(s) ? s.replace(/[<>&]/g, (c) => (c === '<' ? '\\u003c' : c === '>' ? '\\u003e' : '\\u0026')) : s;
+  return HTML_CHARS.test(s) ? s.replace(/[<>&\u2028\u2029]/g, (c) => GO_ESCAPED[c]) : s;
 }
 
 /**
@@ -163,13 +167,12 @@ function goSyntaxError(text: string, v8: string): string {
   return `invalid character ${c} looking for beginning of value`;
 }
 
-/** Go's quoteChar: 'x', with ' and \ escaped, other non-printables as Go's %q. */
+/**
+ * encoding/json's quoteChar: the offending BYTE (the first of a multi-byte character, read as a
+ * Latin-1 rune), quoted as %q of a rune: `'x'`, `'\''`, `'"'`, `'\\'`, `'\x01'`, `'Ã'`.
+ */
 function goQuoteChar(c: string): string {
-  if (c === "'") return "'\\''";
-  if (c === '"') return "'\"'";
-  const code = c.codePointAt(0)!;
-  if (code < 0x20 || code === 0x7f) return JSON.stringify(c);
-  return `'${c}'`;
+  return goQuoteRune(String.fromCharCode(Buffer.from(c, 'utf8')[0]));
 }
 
 function decodeEnvelope(raw: unknown): { env: Envelope; typeError?: string } {
@@ -209,16 +212,21 @@ function resolveMethod(name: string): { service: string; method: string } {
   return r;
 }
 
+const UPPER = /^\p{Lu}$/u;
+
 function resolveMethodName(name: string): { service: string; method: string } {
   let converted = name;
   const dot = name.indexOf('.');
   if (dot >= 0 && dot < name.length - 1) {
-    const first = name[dot + 1];
-    if (first >= 'A' && first <= 'Z') throw new RpcError(-32000, 'method must start with a non-uppercase letter');
-    converted = name.slice(0, dot + 1) + first.toUpperCase() + name.slice(dot + 2);
+    // The first rune after the dot (utf8.DecodeRuneInString), tested with unicode.IsUpper and
+    // mapped with unicode.ToUpper (a one-rune mapping: no `ß` → `SS`).
+    const first = String.fromCodePoint(name.codePointAt(dot + 1)!);
+    if (UPPER.test(first)) throw new RpcError(-32000, 'method must start with a non-uppercase letter');
+    const upper = first.toUpperCase();
+    converted = name.slice(0, dot + 1) + ([...upper].length === 1 ? upper : first) + name.slice(dot + 1 + first.length);
   }
   const parts = converted.split('.');
-  if (parts.length !== 2) throw new RpcError(-32000, `rpc: service/method request ill-formed: "${converted}"`);
+  if (parts.length !== 2) throw new RpcError(-32000, `rpc: service/method request ill-formed: ${goQuote(converted)}`);
   return { service: parts[0], method: parts[1] };
 }
 
@@ -355,9 +363,9 @@ export class GorillaServer {
     let result: unknown;
     try {
       const { service, method } = resolveMethod(env.method);
-      if (service !== this.opts.name) throw new RpcError(-32000, `rpc: can't find service "${service}.${method}"`);
+      if (service !== this.opts.name) throw new RpcError(-32000, `rpc: can't find service ${goQuote(`${service}.${method}`)}`);
       const def = this.methods.get(method);
-      if (!def) throw new RpcError(-32000, `rpc: can't find method "${service}.${method}"`);
+      if (!def) throw new RpcError(-32000, `rpc: can't find method ${goQuote(`${service}.${method}`)}`);
       const args = decodeParams(def.params, env.params);
       result = def.handler(args, req as IncomingMessage);
     } catch (e) {

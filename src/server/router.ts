@@ -65,11 +65,13 @@ export class Router {
     const full = base + suffix;
     let endpoints = this.routes.get(base);
     if (!endpoints) this.routes.set(base, (endpoints = new Map()));
-    if (endpoints.has(suffix) || this.table.has(full)) {
+    // Only this base's own routes collide (AvalancheGo checks routes[base][suffix]). The same full
+    // path under another base is accepted, and gorilla/mux keeps serving the route added first.
+    if (endpoints.has(suffix)) {
       return new Error(`failed to create endpoint as ${full} already exists`);
     }
     endpoints.set(suffix, handler);
-    this.table.set(full, handler);
+    if (!this.table.has(full)) this.table.set(full, handler);
     for (const alias of this.aliases.get(base) ?? []) {
       const e = this.forceAddRoute(alias, suffix, handler);
       first ??= e;
@@ -100,7 +102,9 @@ export class Router {
 
   /** Removes every route under a base and its aliases (a chain or VM that shut down). */
   removeBase(base: string): void {
-    for (const suffix of this.routes.get(base)?.keys() ?? []) this.table.delete(base + suffix);
+    for (const [suffix, handler] of this.routes.get(base) ?? []) {
+      if (this.table.get(base + suffix) === handler) this.table.delete(base + suffix);
+    }
     this.routes.delete(base);
     for (const alias of this.aliases.get(base) ?? []) this.removeBase(alias);
   }

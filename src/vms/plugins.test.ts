@@ -198,6 +198,14 @@ test('a badly named plugin file fails the whole loadVMs with invalid vmID and re
     const bad2 = await rpc(`${node.url}/ext/admin`, 'admin.loadVMs');
     assert.equal(bad2.error.message, 'invalid vmID: "a.b"');
 
+    // The name is quoted as Go's %q.
+    rmSync(join(pluginDir, 'a.b.js'));
+    writeFileSync(join(pluginDir, 'my"plugin\\1.js'), workingPluginSource());
+    const bad3 = await rpc(`${node.url}/ext/admin`, 'admin.loadVMs');
+    assert.equal(bad3.error.message, 'invalid vmID: "my\\"plugin\\\\1"');
+    rmSync(join(pluginDir, 'my"plugin\\1.js'));
+    writeFileSync(join(pluginDir, 'a.b.js'), workingPluginSource());
+
     rmSync(join(pluginDir, 'a.b.js'));
     const ok = await rpc(`${node.url}/ext/admin`, 'admin.loadVMs');
     assert.deepEqual(ok.result, { newVMs: { [good]: [] } });

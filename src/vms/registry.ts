@@ -10,6 +10,7 @@ import { parseID, vmIDFromName } from '../ids/ids.js';
 import type { Logger } from '../logging/logger.js';
 import { isVMFactory, PLUGIN_PROTOCOL_VERSION, type VMFactory } from './types.js';
 import { dynamicImport } from '../dynamicImport.js';
+import { goQuote } from '../rpc/goQuote.js';
 
 export const SUBNET_EVM_ID = vmIDFromName('subnetevm');
 
@@ -274,7 +275,7 @@ export class VMRegistry {
       const name = stripLastExtension(entry.name);
       if (name === '') continue; // dot-files such as .DS_Store
       const id = this.resolve(name);
-      if (id === undefined) throw new Error(`invalid vmID: "${name}"`);
+      if (id === undefined) throw new Error(`invalid vmID: ${goQuote(name)}`);
       out.set(id, join(this.pluginDir, entry.name)); // same VM twice: the name sorting last wins
     }
     return out;
@@ -290,9 +291,9 @@ export class VMRegistry {
     try {
       isDir = statSync(this.pluginDir).isDirectory();
     } catch (e) {
-      throw new Error(`plugin dir "${this.pluginDir}" not found: ${goPathError('stat', this.pluginDir, e)}`);
+      throw new Error(`plugin dir ${goQuote(this.pluginDir)} not found: ${goPathError('stat', this.pluginDir, e)}`);
     }
-    if (!isDir) throw new Error(`plugin dir is not a directory: "${this.pluginDir}"`);
+    if (!isDir) throw new Error(`plugin dir is not a directory: ${goQuote(this.pluginDir)}`);
   }
 }
 

@@ -64,6 +64,20 @@ describe('admin API on one node', () => {
     assert.equal(await side.text(), 'health side route');
   });
 
+  test('alias: a path another base already serves is no collision (the router checks its own base); the first route keeps answering', async () => {
+    // AvalancheGo compares routes[base][suffix] only: /ext/health + /readiness is another base's
+    // route, so the alias is recorded without error, and gorilla/mux keeps matching the route
+    // registered first for the path.
+    assert.deepEqual((await rpc(admin, 'admin.alias', { endpoint: 'info', alias: 'health/readiness' })).result, {});
+    const ready = await fetch(`${t.url}/ext/health/readiness`);
+    assert.deepEqual(Object.keys(((await ready.json()) as any).checks), ['bootstrapped']);
+    // The alias URL is reserved now, as any alias.
+    assert.equal(
+      await errorOf(admin, 'admin.alias', { endpoint: 'info', alias: 'health/readiness' }),
+      'route is either already aliased or already maps to a handle: /ext/health/readiness',
+    );
+  });
+
   test('alias: an unknown endpoint gives a dormant alias that wakes when routes appear', async () => {
     assert.deepEqual((await rpc(admin, 'admin.alias', { endpoint: 'not-yet', alias: 'later' })).result, {});
     assert.equal((await post(`${t.url}/ext/later`, {})).status, 404);
@@ -104,6 +118,10 @@ describe('admin API on one node', () => {
     assert.equal(await errorOf(admin, 'admin.getChainAliases', { chain: 'X' }), 'input string is smaller than the checksum size');
     assert.equal(await errorOf(admin, 'admin.getChainAliases', { chain: 'dev' }), 'input string is smaller than the checksum size');
     assert.equal(await errorOf(admin, 'admin.getChainAliases', { chain: '0abcdefgh' }), "base58 decoding error: Invalid base58 digit ('0')");
+    // The digit is quoted as Go's %q of a rune.
+    assert.equal(await errorOf(admin, 'admin.getChainAliases', { chain: 'ab\tc' }), "base58 decoding error: Invalid base58 digit ('\\t')");
+    assert.equal(await errorOf(admin, 'admin.getChainAliases', { chain: "ab'c" }), "base58 decoding error: Invalid base58 digit ('\\'')");
+    assert.equal(await errorOf(admin, 'admin.getChainAliases', { chain: 'ab"c' }), 'base58 decoding error: Invalid base58 digit (\'"\')');
     const last = chainID.at(-1) === '2' ? '3' : '2';
     assert.equal(await errorOf(admin, 'admin.getChainAliases', { chain: chainID.slice(0, -1) + last }), 'invalid input checksum');
     assert.equal(
@@ -122,6 +140,9 @@ describe('admin API on one node', () => {
     assert.equal(await errorOf(admin, 'admin.getLoggerLevel', { loggerName: 'C' }), 'logger with name "C" not found');
     // Names are exact and case-sensitive.
     assert.equal(await errorOf(admin, 'admin.getLoggerLevel', { loggerName: 'Main' }), 'logger with name "Main" not found');
+    // The name is quoted as Go's %q.
+    assert.equal(await errorOf(admin, 'admin.getLoggerLevel', { loggerName: 'a"b\\c\n' }), 'logger with name "a\\"b\\\\c\\n" not found');
+    assert.equal(await errorOf(admin, 'admin.setLoggerLevel', { loggerName: 'x"', logLevel: 'info' }), 'logger with name "x\\"" not found');
   });
 
   test('setLoggerLevel: any case in, upper case out; either level alone; all loggers', async () => {

@@ -1,6 +1,7 @@
 // The node's health checks, as AvalancheGo's api/health worker keeps them (reference:
 // avalanchego-node.md §9.2): three check sets (health, readiness, liveness), each check with tags,
 // results kept from the last run; checks run at start and then every --health-check-frequency.
+import { sortedObject } from '../../rpc/gorilla.js';
 
 /** A check returns details (shown as `message`) or throws (shown as `error`). */
 export type CheckFn = () => unknown | Promise<unknown>;
@@ -157,12 +158,10 @@ export class HealthChecks {
     this.refresh();
     const selected = this.workers[set].select(tags);
     await Promise.all(selected.filter((c) => c.result.timestamp === ZERO_TIME).map((c) => c.running));
-    const checks: Record<string, CheckResult> = {};
     let healthy = true;
-    for (const c of selected) {
-      checks[c.name] = c.result;
-      if (c.result.error !== undefined) healthy = false;
-    }
+    for (const c of selected) if (c.result.error !== undefined) healthy = false;
+    // Go's map[string]Result: keys in byte order, whatever the registration order.
+    const checks = sortedObject(selected.map((c) => [c.name, c.result]));
     return { checks, healthy };
   }
 

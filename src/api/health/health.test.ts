@@ -44,6 +44,15 @@ test('GET /ext/health: database, bootstrapped and the dev chain, healthy, 200', 
   }
 });
 
+test('checks are keyed in byte order, as Go encodes a map (GET, sub-route and JSON-RPC)', async () => {
+  // Registered database, bootstrapped, dev; Go's encoding/json sorts map[string]Result keys.
+  const sorted = ['bootstrapped', 'database', 'dev'];
+  assert.deepEqual(Object.keys((await get('/ext/health')).body.checks), sorted);
+  assert.deepEqual(Object.keys((await get('/ext/health/health')).body.checks), sorted);
+  assert.deepEqual(Object.keys((await rpc(`${t.url}/ext/health`, 'health.health')).result.checks), sorted);
+  assert.match((await get('/ext/health')).text, /^\{"checks":\{"bootstrapped":\{.*\},"database":\{.*\},"dev":\{.*\}\},"healthy":true\}\n$/);
+});
+
 test('tags: a subnet tag selects its chains plus the node-wide checks', async () => {
   const bySubnet = await get(`/ext/health?tag=${subnetID}`);
   assert.deepEqual(Object.keys(bySubnet.body.checks).sort(), ['bootstrapped', 'database', 'dev']);
@@ -63,6 +72,9 @@ test('POST JSON-RPC health.health / readiness / liveness, with tags', async () =
   assert.deepEqual(Object.keys(ready.result.checks), ['bootstrapped']);
   const live = await rpc(`${t.url}/ext/health`, 'health.liveness', {});
   assert.deepEqual(live, { jsonrpc: '2.0', result: { checks: {}, healthy: true }, id: 1 });
+  // Go decodes null inside a []string as "": a tag nothing carries, so only the node-wide checks.
+  const nullTag = await rpc(`${t.url}/ext/health`, 'health.health', { tags: [null] });
+  assert.deepEqual(Object.keys(nullTag.result.checks), ['bootstrapped', 'database']);
   const bad = await rpc(`${t.url}/ext/health`, 'health.health', { tags: 'dev' });
   assert.match(bad.error.message, /^couldn't unmarshal an argument/);
   const unknown = await rpc(`${t.url}/ext/health`, 'health.status');
