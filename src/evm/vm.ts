@@ -45,6 +45,26 @@ function idBytes(cb58: string): Uint8Array {
   return Buffer.from(hex.slice(0, 64), 'hex');
 }
 
+/**
+ * `warp-off-chain-messages` of config.json (Go: []hexutil.Bytes). Decoding errors are config
+ * unmarshal errors; the messages themselves are checked by the warp backend.
+ */
+function offChainMessages(file: Record<string, unknown>): Uint8Array[] {
+  const v = file['warp-off-chain-messages'];
+  if (v === undefined || v === null) return [];
+  const field = 'Go struct field Config.warp-off-chain-messages of type';
+  const fail = (what: string, type: string) => new Error(`failed to unmarshal config ${JSON.stringify(file)}: json: cannot unmarshal ${what} into ${field} ${type}`);
+  if (!Array.isArray(v)) throw fail(typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v, '[]hexutil.Bytes');
+  return v.map((x) => {
+    if (typeof x !== 'string') throw fail('non-string', 'hexutil.Bytes');
+    if (!/^0[xX]/.test(x)) throw fail('hex string without 0x prefix', 'hexutil.Bytes');
+    const h = x.slice(2);
+    if (h.length % 2 === 1) throw fail('hex string of odd length', 'hexutil.Bytes');
+    if (!/^[0-9a-fA-F]*$/.test(h)) throw fail('invalid hex string', 'hexutil.Bytes');
+    return new Uint8Array(Buffer.from(h, 'hex'));
+  });
+}
+
 export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> {
   const vmConfig = parseVmConfig(ctx.config, ctx.options);
   // Subnet-EVM's config struct, defaults filled in (admin.getVMConfig); bad durations fail here.
@@ -54,6 +74,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   } catch (e) {
     throw new Error(`failed to unmarshal config ${JSON.stringify(vmConfig.file)}: ${(e as Error).message}`);
   }
+  const warpOffChainMessages = offChainMessages(vmConfig.file);
   try {
     ctx.log.sourceLevel = gethLevel(fullConfig['log-level']);
   } catch (e) {
@@ -73,7 +94,12 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const chain = new Blockchain(ctx.db, rulesView, vmConfig.txIndex);
   chain.state.recordPreimages = vmConfig.preimagesEnabled;
   // Warp (src/warp/chain.ts): predicates, accept hook and warp_* API, found by the builder via warpOf(chain).
-  const warp = new WarpChain({ ctx, rulesAt: (ts) => rulesView.rulesAt(ts), isAccepted: (h) => { const b = chain.blockByHash(h); return !!b && chain.isCanonical(b); } });
+  const warp = new WarpChain({
+    ctx,
+    rulesAt: (ts) => rulesView.rulesAt(ts),
+    isAccepted: (h) => { const b = chain.blockByHash(h); return !!b && chain.isCanonical(b); },
+    offChainMessages: warpOffChainMessages,
+  });
   registerWarp(chain, warp);
   const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.readView(b), vmConfig.feeRecipient, (b, a) => chain.cachedAccount(b, a));
   await chain.init(

@@ -4,7 +4,7 @@
 import type { KVStore } from '../db/database.js';
 import { idToString, parseID } from '../ids/ids.js';
 import type { ValidatorManager } from '../validators/manager.js';
-import { encodePayload, encodeSigned, encodeUnsigned, messageID } from './codec.js';
+import { decodePayload, decodeUnsigned, encodePayload, encodeSigned, encodeUnsigned, messageID } from './codec.js';
 import { aggregate, canonicalSet, sign, verifyWarpSignature } from './signer.js';
 
 export interface WarpBackendDeps {
@@ -15,15 +15,37 @@ export interface WarpBackendDeps {
   validators: ValidatorManager;
   /** Is this block hash (= Avalanche block ID bytes) an accepted block of the chain? */
   isAccepted(blockHash: Uint8Array): boolean;
+  /** VM config `warp-off-chain-messages`: unsigned messages of this chain served as if sent on chain. */
+  offChainMessages?: readonly Uint8Array[];
 }
 
 const MSG = 'warp/msg/';
 
 export class WarpBackend {
   private readonly chainIDBytes: Uint8Array;
+  /** Off-chain messages by message ID (CB58). */
+  private readonly offChain = new Map<string, Uint8Array>();
 
   constructor(private readonly d: WarpBackendDeps) {
     this.chainIDBytes = parseID(d.chainID);
+    // Subnet-EVM's initOffChainMessages: each must be an unsigned message of this network and
+    // chain with a valid payload, else the VM does not start.
+    (d.offChainMessages ?? []).forEach((bytes, i) => {
+      let m;
+      try {
+        m = decodeUnsigned(bytes);
+      } catch (e) {
+        throw new Error(`failed to parse off-chain message at index ${i}: ${(e as Error).message}`);
+      }
+      if (m.networkID !== d.networkID) throw new Error(`wrong networkID at index ${i}`);
+      if (!Buffer.from(m.sourceChainID).equals(Buffer.from(this.chainIDBytes))) throw new Error(`wrong SourceChainID at index ${i}`);
+      try {
+        decodePayload(m.payload);
+      } catch (e) {
+        throw new Error(`failed to parse off-chain message at index ${i} as AddressedCall: ${(e as Error).message}`);
+      }
+      this.offChain.set(idToString(messageID(bytes)), Uint8Array.from(bytes));
+    });
   }
 
   /** Called for each SendWarpMessage log of an accepted block (in the block's write batch). */
@@ -32,6 +54,8 @@ export class WarpBackend {
   }
 
   getMessage(id: string): Uint8Array {
+    const off = this.offChain.get(id);
+    if (off) return off;
     const raw = this.d.store.get(Buffer.from(MSG + id));
     if (!raw) throw new Error(`failed to get message ${id} with error not found`);
     return raw;

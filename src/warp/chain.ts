@@ -46,6 +46,8 @@ export interface WarpChainDeps {
   rulesAt(timestamp: bigint): PredicateRules;
   /** Is this block hash an accepted (canonical) block of the chain? */
   isAccepted(blockHash: Uint8Array): boolean;
+  /** VM config `warp-off-chain-messages` (decoded hex). */
+  offChainMessages?: readonly Uint8Array[];
 }
 
 interface Session {
@@ -90,6 +92,7 @@ export class WarpChain {
       subnetID: d.ctx.subnetID,
       validators,
       isAccepted: d.isAccepted,
+      offChainMessages: d.offChainMessages,
     });
     this.verifier = {
       networkID: d.ctx.networkID,

@@ -79,7 +79,11 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
 
   // ---- eth (service "eth") ----
   const eth: MethodTable = new Map();
-  const coinbase = () => be.config.feeRecipient ?? '0x0100000000000000000000000000000000000000';
+  const coinbase = () => {
+    const c = be.config.feeRecipient ?? '0x0100000000000000000000000000000000000000';
+    if (c === '0x0000000000000000000000000000000000000000') throw new RpcError(-32000, 'etherbase must be explicitly specified');
+    return c;
+  };
   eth.set('eth_etherbase', () => coinbase());
   eth.set('eth_coinbase', () => coinbase());
 
@@ -259,7 +263,9 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   bc.set('eth_feeConfig', (p) => {
     const spec = blockSpec(p, 0, true);
     const b = spec ? be.resolve(spec) : chain.head;
-    if (!b) throw new RpcError(-32000, 'header for hash not found');
+    // An unknown hash is an error; for a number without a header the real node dereferences nil
+    // and its RPC server answers the panic (reference §10).
+    if (!b) throw spec?.kind === 'hash' ? new RpcError(-32000, 'header for hash not found') : new RpcError(-32603, 'method handler crashed');
     return be.feeConfigAnswer(b);
   });
   bc.set('eth_getChainConfig', () => be.chainConfigJSON());

@@ -109,7 +109,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     },
     apiMaxBlocksPerRequest: num('api-max-blocks-per-request', 0),
     apiMaxDurationMs: durationKey(c, raw, 'api-max-duration') ?? 0,
-    feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? (c.feeRecipient as string).toLowerCase() : undefined,
+    feeRecipient: typeof c.feeRecipient === 'string' && c.feeRecipient !== '' ? hexToAddress(c.feeRecipient) : undefined,
     blockTimeMs,
     httpBodyLimit: num('http-body-limit', 0) || 5 * 1024 * 1024,
     minDelayTarget: typeof c['min-delay-target'] === 'number' ? BigInt(c['min-delay-target'] as number) : undefined,
@@ -208,4 +208,16 @@ function durationKey(c: Record<string, unknown>, raw: Uint8Array | undefined, ke
   } catch (e) {
     return unmarshalError(raw, (e as Error).message);
   }
+}
+
+/**
+ * Go's common.HexToAddress for `feeRecipient`: optional 0x, an odd digit count gets a leading 0,
+ * and the bytes are fitted to 20 (left-padded, or the last 20 kept). Text that is no hex is kept
+ * as given (lower-case).
+ */
+export function hexToAddress(s: string): string {
+  let h = /^0[xX]/.test(s) ? s.slice(2) : s;
+  if (!/^[0-9a-fA-F]*$/.test(h)) return s.toLowerCase();
+  if (h.length % 2 === 1) h = '0' + h;
+  return '0x' + (h.length > 40 ? h.slice(-40) : h.padStart(40, '0')).toLowerCase();
 }

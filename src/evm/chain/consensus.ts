@@ -14,6 +14,7 @@ import {
   estimateNextBaseFee,
   nextBaseFee,
   verifyBlockFee,
+  verifyFeeConfig,
   DEFAULT_FEE_CONFIG,
   type FeeConfig,
   type ForkSchedule,
@@ -111,7 +112,11 @@ export class Consensus {
     const pr = this.rulesAt(parent.header.timestamp);
     if (!pr.isSubnetEVM) return { feeConfig: DEFAULT_FEE_CONFIG };
     if (!pr.precompiles.has(FEE_MANAGER_ADDRESS)) return { feeConfig: this.rules.genesisFeeConfig, lastChangedAt: 0n };
-    return readFeeConfig(this.stateAt(parent));
+    const stored = await readFeeConfig(this.stateAt(parent));
+    // GetFeeConfigAt verifies what it reads: the storage may have been edited (state upgrades),
+    // and an invalid config is an error (eth_feeConfig answers the §7.2 text; no block is built).
+    verifyFeeConfig({ ...stored.feeConfig });
+    return stored;
   }
 
   /** Earliest time (ms) of a child of `parent`: Granite min delay; pre-Granite the same second. */
@@ -158,9 +163,11 @@ export class Consensus {
         const a = new Address(hexToBytes(addr));
         const acc = (await sm.getAccount(a)) ?? new Account();
         if (change.balanceChange !== undefined) acc.balance = BigInt.asUintN(256, acc.balance + change.balanceChange);
-        if (change.code !== undefined && acc.nonce === 0n) acc.nonce = 1n; // EIP-161: code accounts have nonce ≥ 1
+        // Only a non-empty code is applied (Go: len(code) != 0); EIP-161: code accounts have nonce ≥ 1.
+        const code = change.code !== undefined && change.code.length > 0 ? change.code : undefined;
+        if (code && acc.nonce === 0n) acc.nonce = 1n;
         await sm.putAccount(a, acc);
-        if (change.code !== undefined) await sm.putCode(a, change.code);
+        if (code) await sm.putCode(a, code);
         for (const [k, v] of change.storage ?? []) await sm.putStorage(a, hexToBytes(k), stripZeros(hexToBytes(v)));
       }
     }
@@ -214,6 +221,8 @@ export class Consensus {
   }
 
   estimateNextBaseFee(head: Block, nowMs: bigint): bigint | undefined {
+    // The gas price oracle estimates nothing when the head itself has no base fee (pre-SubnetEVM).
+    if (head.header.baseFee === undefined) return undefined;
     const fc = this.feeConfigAfterSync(head);
     return estimateNextBaseFee(this.rules, fc, head.header, timeMs(head.header), nowMs) ?? undefined;
   }
@@ -225,7 +234,12 @@ export class Consensus {
     return this.rulesAt(head.header.timestamp).isSubnetEVM ? this.rules.genesisFeeConfig : DEFAULT_FEE_CONFIG;
   }
   async refreshFeeConfig(head: Block): Promise<void> {
-    const { feeConfig } = await this.feeConfigAfter(head);
+    let feeConfig: FeeConfig;
+    try {
+      ({ feeConfig } = await this.feeConfigAfter(head));
+    } catch {
+      return; // an invalid stored config: Subnet-EVM's pool logs it and keeps going
+    }
     this.fcCache = { hash: head.hashHex, fc: feeConfig };
   }
 

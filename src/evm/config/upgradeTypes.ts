@@ -108,7 +108,8 @@ export function verifyPrecompileUpgrades(
   const last = new Map<PrecompileKey, { disabled: boolean; ts: bigint | undefined }>();
   for (const [key, c] of genesis) {
     verifyPrecompileConfig(c, isDurangoAt);
-    last.set(key, c.blockTimestamp === undefined ? { disabled: true, ts: undefined } : { disabled: c.disable, ts: c.blockTimestamp });
+    // A genesis config with a timestamp counts as enabled (Go ignores its `disable` flag here).
+    last.set(key, c.blockTimestamp === undefined ? { disabled: true, ts: undefined } : { disabled: false, ts: c.blockTimestamp });
   }
   let prev: bigint | undefined;
   upgrades.forEach((u, i) => {

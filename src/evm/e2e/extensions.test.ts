@@ -12,6 +12,7 @@ import { startTestNode, type TestNode } from '../../../test/helpers.js';
 const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const EWOQ_LC = EWOQ.toLowerCase();
 const ZERO32 = '0x' + '00'.repeat(32);
+const FEE_MANAGER = '0x0200000000000000000000000000000000000003';
 
 /** The repo's tests/genesis.json (reference §5.4). */
 const TESTS_FEE_CONFIG = { gasLimit: 200000000, minBaseFee: 1000000000, targetGas: 400000000, baseFeeChangeDenominator: 48, minBlockGasCost: 0, maxBlockGasCost: 10000000, targetBlockRate: 2, blockGasCostStep: 500000 };
@@ -69,7 +70,15 @@ before(async () => {
       `"alloc":{},"timestamp":"0x5FCB13D0","gasLimit":"0x7A1200","difficulty":"0x0"}`,
   );
   const cfgDir = join(tmp, 'chain-configs');
-  for (const [alias, file] of [['apis', 'config.json'], ['legacyapis', 'config.json'], ['upg', 'upgrade.json']] as const) mkdirSync(join(cfgDir, alias), { recursive: true });
+  for (const [alias, file] of [['apis', 'config.json'], ['legacyapis', 'config.json'], ['upg', 'upgrade.json'], ['badfee', 'upgrade.json'], ['unfin', 'config.json'], ['zerocb', 'config.json']] as const) mkdirSync(join(cfgDir, alias), { recursive: true });
+  // HexToAddress("0x0") is the zero address.
+  writeFileSync(join(cfgDir, 'zerocb', 'config.json'), JSON.stringify({ feeRecipient: '0x0' }));
+  writeFileSync(join(cfgDir, 'unfin', 'config.json'), JSON.stringify({ 'allow-unfinalized-queries': true }));
+  // A state upgrade that wipes the FeeManager's stored gasLimit (slot 0x01…): an invalid stored config.
+  writeFileSync(
+    join(cfgDir, 'badfee', 'upgrade.json'),
+    JSON.stringify({ stateUpgrades: [{ blockTimestamp: 1800000000, accounts: { [FEE_MANAGER]: { storage: { ['0x01' + '00'.repeat(31)]: ZERO32 } } } }] }),
+  );
   writeFileSync(join(cfgDir, 'apis', 'config.json'), JSON.stringify({ 'eth-apis': ['eth', 'net'] }));
   writeFileSync(join(cfgDir, 'legacyapis', 'config.json'), JSON.stringify({ 'eth-apis': ['internal-public-blockchain'] }));
   writeFileSync(
@@ -111,6 +120,9 @@ before(async () => {
       { name: 'apis', aliases: ['apis'], genesis: genesisWith({ chainId: 99997, feeConfig: TESTS_FEE_CONFIG }) },
       { name: 'legacyapis', aliases: ['legacyapis'], genesis: genesisWith({ chainId: 99996, feeConfig: TESTS_FEE_CONFIG }) },
       { name: 'upg', aliases: ['upg'], genesis: genesisWith({ chainId: 99995, feeConfig: TESTS_FEE_CONFIG }) },
+      { name: 'zerocb', aliases: ['zerocb'], genesis: genesisWith({ chainId: 99991, feeConfig: TESTS_FEE_CONFIG }) },
+      { name: 'unfin', aliases: ['unfin'], genesis: genesisWith({ chainId: 99992, feeConfig: TESTS_FEE_CONFIG }) },
+      { name: 'badfee', aliases: ['badfee'], genesis: genesisWith({ chainId: 99993, feeConfig: TESTS_FEE_CONFIG, feeManagerConfig: { blockTimestamp: 0, adminAddresses: [EWOQ] } }) },
     ],
   });
 });
@@ -170,11 +182,37 @@ test('eth_feeConfig: before SubnetEVM → the hard-coded default config and no l
   assert.equal(g.blockGasCost, undefined);
 });
 
+test('eth_baseFee / eth_gasPrice: a head without base fee (pre-SubnetEVM) → null and the tip alone (§2.5, §7.9)', async () => {
+  // Now is long past subnetEVMTimestamp (1000), but the head (the genesis) has no base fee.
+  const g = await result('presub', 'eth_getBlockByNumber', ['latest', false]);
+  assert.equal(g.baseFeePerGas, undefined);
+  assert.equal(await result('presub', 'eth_baseFee'), null);
+  assert.equal(await result('presub', 'eth_gasPrice'), await result('presub', 'eth_maxPriorityFeePerGas'));
+});
+
+test('eth_coinbase / eth_etherbase: feeRecipient, the blackhole by default, an error for the zero address (§1.2)', async () => {
+  for (const m of ['eth_coinbase', 'eth_etherbase']) {
+    assert.equal(await result('plain', m, []), '0x0100000000000000000000000000000000000000');
+    assert.deepEqual(await rpcError('zerocb', m, []), { code: -32000, message: 'etherbase must be explicitly specified' });
+  }
+});
+
 test('eth_feeConfig: block above the last accepted → cannot query unfinalized data', async () => {
   const head = BigInt(await result('plain', 'eth_blockNumber'));
   for (const p of ['0x' + (head + 1n).toString(16), '0x3e8', { blockNumber: '0x' + (head + 5n).toString(16) }]) {
     assert.deepEqual(await rpcError('plain', 'eth_feeConfig', [p]), { code: -32000, message: 'cannot query unfinalized data' });
   }
+});
+
+test('allow-unfinalized-queries: a number above the last accepted block is no block (eth_feeConfig crashes, as the real node)', async () => {
+  const far = '0x' + (BigInt(await result('unfin', 'eth_blockNumber')) + 5n).toString(16);
+  // HeaderByNumber answers no header (no error) past the last accepted block with the option.
+  assert.equal(await result('unfin', 'eth_getBlockByNumber', [far, false]), null);
+  assert.deepEqual(await rpcError('unfin', 'eth_getBalance', [EWOQ, far]), { code: -32000, message: 'header not found' });
+  // eth_feeConfig dereferences the nil header: the RPC server's panic guard answers (§10).
+  assert.deepEqual(await rpcError('unfin', 'eth_feeConfig', [far]), { code: -32603, message: 'method handler crashed' });
+  // The default chain refuses instead.
+  assert.deepEqual(await rpcError('plain', 'eth_getBalance', [EWOQ, '0x3e8']), { code: -32000, message: 'cannot query unfinalized data' });
 });
 
 test('eth_feeConfig: unknown block hash → header for hash not found', async () => {
@@ -186,6 +224,22 @@ test('eth_feeConfig: unknown block hash → header for hash not found', async ()
   const mine = await result('plain', 'eth_getBlockByNumber', ['0x0', false]);
   assert.notEqual(other.hash, mine.hash);
   assert.deepEqual(await rpcError('plain', 'eth_feeConfig', [other.hash]), { code: -32000, message: 'header for hash not found' });
+});
+
+test('eth_feeConfig: a stored FeeManager config that fails validation → the validation error', async () => {
+  // Before the state upgrade: FeeManager active from genesis, its config stored at activation (block 0).
+  assert.equal(await rawResult('badfee', 'eth_feeConfig'), `{"feeConfig":${TESTS_FEE_JSON},"lastChangedAt":0}`);
+  await result('badfee', 'evm_setNextBlockTimestamp', [1800000000]);
+  await result('badfee', 'evm_mine');
+  const head = await result('badfee', 'eth_getBlockByNumber', ['latest', false]);
+  assert.equal(Number(head.timestamp), 1800000000);
+  assert.equal(await result('badfee', 'eth_getStorageAt', [FEE_MANAGER, '0x01' + '00'.repeat(31), 'latest']), ZERO32);
+  // GetFeeConfigAt verifies what it reads from the FeeManager's storage (defense in depth).
+  const want = { code: -32000, message: 'gasLimit cannot be less than or equal to 0: gasLimit = 0' };
+  assert.deepEqual(await rpcError('badfee', 'eth_feeConfig'), want);
+  assert.deepEqual(await rpcError('badfee', 'eth_feeConfig', [head.hash]), want);
+  // The block before still answers.
+  assert.equal(await rawResult('badfee', 'eth_feeConfig', ['0x0']), `{"feeConfig":${TESTS_FEE_JSON},"lastChangedAt":0}`);
 });
 
 test('eth_feeConfig: bad params → -32602 with geth texts', async () => {

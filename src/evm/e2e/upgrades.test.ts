@@ -16,6 +16,7 @@ const EWOQ_KEY = '0x56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d
 const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const ADDR1 = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const FRESH = '0x00000000000000000000000000000000000c0ffe';
+const CODED = '0x00000000000000000000000000000000000c0de0';
 const NATIVE_MINTER = '0x0200000000000000000000000000000000000001';
 const TX_ALLOW_LIST = '0x0200000000000000000000000000000000000002';
 const ZERO32 = '0x' + '00'.repeat(32);
@@ -93,9 +94,12 @@ before(async () => {
       { blockTimestamp: T, accounts: { [FRESH]: { balanceChange: '100', code: '0x6001600055', storage: { [ZERO32]: word(0xffn) } }, [EWOQ]: { balanceChange: '0x3e8' } } },
     ],
   });
+  // `"code": "0x"` is no code change (Go: len(code) != 0): no nonce bump, existing code kept.
+  upgrade('su0', { stateUpgrades: [{ blockTimestamp: T, accounts: { [FRESH]: { balanceChange: '1', code: '0x' }, [CODED]: { code: '0x' } } }] });
   node = await startTestNode({
     'chain-config-dir': cfgDir,
     chains: [
+      { name: 'su0', aliases: ['su0'], genesis: { ...genesis(99906), alloc: { [EWOQ]: { balance: '0x52B7D2DCC80CD2E4000000' }, [CODED]: { balance: '0x0', code: '0x6001' } } } },
       { name: 'nm', aliases: ['nm'], genesis: genesis(99901) },
       { name: 'dis', aliases: ['dis'], genesis: genesis(99902) },
       { name: 'su', aliases: ['su'], genesis: genesis(99903) },
@@ -195,6 +199,14 @@ test('upgrade.json: stateUpgrades change balance, code (nonce 1) and storage in 
   assert.equal(BigInt(await result('su', 'eth_getBalance', [EWOQ, next.number])), ewoqBefore + 1000n);
 });
 
+test('upgrade.json: a state upgrade with empty code ("0x") changes no code and no nonce', async () => {
+  const at = await mineAt('su0', T);
+  assert.equal(await result('su0', 'eth_getBalance', [FRESH, at.number]), '0x1');
+  assert.equal(await result('su0', 'eth_getTransactionCount', [FRESH, at.number]), '0x0');
+  assert.equal(await result('su0', 'eth_getCode', [FRESH, at.number]), '0x');
+  assert.equal(await result('su0', 'eth_getCode', [CODED, at.number]), '0x6001');
+});
+
 test('network upgrades: each one changes the header and the EVM at its own time (SubnetEVM → Durango → Etna → Granite)', async () => {
   const D = 1700000000, E = 1700000100, G = 1700000200;
   const cfg = await result('sched', 'eth_getChainConfig');
@@ -260,12 +272,12 @@ test('network upgrades: each one changes the header and the EVM at its own time 
 // ---------------------------------------------------------------------------------------------
 // Invalid upgrade.json: the chain does not start, with the reference's text (§4.3, §6.1–§6.3)
 
-async function startWithUpgrade(upgrade: string): Promise<void> {
+async function startWithUpgrade(upgrade: string, genesisConfig: Record<string, unknown> = {}): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'powder-badupg-'));
   try {
     mkdirSync(join(dir, 'bad'), { recursive: true });
     writeFileSync(join(dir, 'bad', 'upgrade.json'), upgrade);
-    const n = await startTestNode({ 'chain-config-dir': dir, chains: [{ name: 'bad', aliases: ['bad'], genesis: genesis(99905) }] });
+    const n = await startTestNode({ 'chain-config-dir': dir, chains: [{ name: 'bad', aliases: ['bad'], genesis: genesis(99905, genesisConfig) }] });
     await n.stop();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -304,6 +316,16 @@ test('invalid upgrade.json: precompile upgrade timestamps going back', async () 
 });
 test('invalid upgrade.json: disabling a precompile that is not enabled', async () => {
   await rejectsWith({ precompileUpgrades: [{ feeManagerConfig: { blockTimestamp: T, disable: true } }] }, PRE + 'precompile upgrade disable value is invalid: PrecompileUpgrade (feeManagerConfig) at [0], disable should be false');
+});
+test('upgrade.json: a genesis precompile with a blockTimestamp counts as enabled, even with "disable": true', async () => {
+  // §6.2: the state per key starts from the genesis config — enabled at its timestamp when it has
+  // one (its `disable` flag is not looked at) — so the first upgrade of that key must be a disable.
+  const genesisConfig = { txAllowListConfig: { blockTimestamp: 0, disable: true } };
+  await assert.rejects(startWithUpgrade(JSON.stringify({ precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: T, adminAddresses: [EWOQ] } }] }), genesisConfig), (e: Error) => {
+    assert.match(e.message, new RegExp(escape(PRE + 'precompile upgrade disable value is invalid: PrecompileUpgrade (txAllowListConfig) at [0], disable should be true') + '$'));
+    return true;
+  });
+  await startWithUpgrade(JSON.stringify({ precompileUpgrades: [{ txAllowListConfig: { blockTimestamp: T, disable: true } }] }), genesisConfig);
 });
 test('invalid upgrade.json: enabling twice in a row', async () => {
   await rejectsWith(

@@ -138,6 +138,22 @@ test('nonce gaps queue; replacement needs a 10 % bump; already known; filling th
   }
 });
 
+test('replacement thresholds are geth\'s: old × 110 / 100 rounded down, for the fee cap and the tip', async () => {
+  // A gapped nonce stays queued, so it can be replaced at leisure; filling the gap mines it.
+  const n = await nonceOf(2);
+  const tx = (cap: bigint, tip: bigint) => signTx(2, { nonce: n + 1n, to: DEV_ADDRS[0], maxFeePerGas: cap, maxPriorityFeePerGas: tip });
+  await rpc('eth_sendRawTransaction', [tx(25_000_000_015n, 15n)]);
+  // Thresholds: ⌊25,000,000,015 × 110 / 100⌋ = 27,500,000,016 and ⌊15 × 110 / 100⌋ = 16.
+  assert.equal(await sendErr(tx(27_500_000_015n, 16n)), 'replacement transaction underpriced');
+  assert.equal(await sendErr(tx(27_500_000_016n, 15n)), 'replacement transaction underpriced');
+  const h = await rpc('eth_sendRawTransaction', [tx(27_500_000_016n, 16n)]);
+  const queued = (await rpc('txpool_content')).queued['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'];
+  assert.equal(queued[(n + 1n).toString()].hash, h);
+  await rpc('eth_sendRawTransaction', [signTx(2, { nonce: n, to: DEV_ADDRS[0] })]);
+  assert.equal((await rpc('eth_getTransactionReceipt', [h])).status, '0x1');
+  assert.deepEqual(await rpc('txpool_status'), { pending: '0x0', queued: '0x0' });
+});
+
 test('many concurrent txs from several senders all land, several per block', async () => {
   const nonces = await Promise.all([0, 1, 2].map(nonceOf));
   const raws: string[] = [];

@@ -175,11 +175,12 @@ export class TxPool {
     let acct = this.accounts.get(from);
     const old = acct?.txs.get(tx.nonce);
     if (old) {
-      // Replacement needs both caps bumped by tx-pool-price-bump percent.
+      // Replacement needs both caps bumped by tx-pool-price-bump percent; geth's thresholds are
+      // old × (100 + bump) / 100 rounded down.
       const oldCap = feeCap(old.tx);
       const oldTip = tipCap(old.tx);
       const bump = 100n + this.limits.priceBump;
-      if (cap <= oldCap || tip <= oldTip || cap * 100n < oldCap * bump || tip * 100n < oldTip * bump) {
+      if (cap <= oldCap || tip <= oldTip || cap < (oldCap * bump) / 100n || tip < (oldTip * bump) / 100n) {
         throw new TxPoolError('replacement transaction underpriced');
       }
     } else {
