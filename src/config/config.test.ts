@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
@@ -159,7 +159,7 @@ const BAD: [string, Parameters<typeof resolveConfig>[0], RegExp][] = [
   ['port out of range', { argv: ['--http-port', '70000'] }, /^invalid argument "70000" for "--http-port" flag: port out of range/],
   ['negative number', { argv: ['--dev-accounts=-1'] }, /"--dev-accounts" flag/],
   ['bad bool', { argv: ['--api-admin-enabled=maybe'] }, /^invalid argument "maybe" for "--api-admin-enabled" flag: strconv.ParseBool/],
-  ['bad duration', { argv: ['--health-check-frequency=10x'] }, /^invalid argument "10x" for "--health-check-frequency" flag: time: invalid duration/],
+  ['bad duration', { argv: ['--health-check-frequency=10x'] }, /^invalid argument "10x" for "--health-check-frequency" flag: time: unknown unit "x" in duration "10x"$/],
   ['bad level', { argv: ['--log-level=loud'] }, /^invalid argument "loud" for "--log-level" flag: unknown log level/],
   ['bad network', { argv: ['--network-id=moon'] }, /^--network-id: failed to parse network name: "moon"$/],
   ['AvalancheGo db type', { argv: ['--db-type=leveldb'] }, /^--db-type=leveldb is an AvalancheGo database Powder does not offer/],
@@ -267,7 +267,14 @@ test('flags of the real node for what Powder lacks: accepted (and checked), or a
     writeFileSync(join(dir, `${SUBNET}.json`), '{"validatorOnly": true}');
     resolveConfig({ argv: [`--subnet-config-dir=${dir}`] });
     writeFileSync(join(dir, `${SUBNET}.json`), '{oops');
-    assert.match(err([`--subnet-config-dir=${dir}`]), /^subnet config .*: could not unmarshal JSON: /);
+    assert.match(err([`--subnet-config-dir=${dir}`, `--track-subnets=${SUBNET}`]), /^subnet config .*: could not unmarshal JSON: /);
+    // Only the tracked subnets' files are read (config.go getSubnetConfigsFromDir).
+    resolveConfig({ argv: [`--subnet-config-dir=${dir}`] });
+    const other = '2bRCr6B4MiEfSjidDwxDpdCyviwnfUVqB2HGwhm947w9YYqb7r';
+    writeFileSync(join(dir, `${SUBNET}.json`), '{}');
+    mkdirSync(join(dir, `${other}.json`));
+    resolveConfig({ argv: [`--subnet-config-dir=${dir}`, `--track-subnets=${SUBNET}`] });
+    assert.equal(err([`--subnet-config-dir=${dir}`, `--track-subnets=${other}`]), `"${other}.json" is a directory, expected a file`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -285,4 +292,61 @@ test('flags of the real node for what Powder lacks: accepted (and checked), or a
   const [a, b] = [pem(), pem()];
   resolveConfig({ argv: ['--http-tls-enabled', `--http-tls-key-file-content=${b64(a.key)}`, `--http-tls-cert-file-content=${b64(a.cert)}`] });
   assert.equal(err(['--http-tls-enabled', `--http-tls-key-file-content=${b64(a.key)}`, `--http-tls-cert-file-content=${b64(b.cert)}`]), '--http-tls-enabled: tls: private key does not match public key');
+});
+
+test('--log-display-level set to "" is an unknown level, as on AvalancheGo (an empty variable is unset)', () => {
+  assert.throws(() => resolveConfig({ argv: ['--log-display-level='] }), { message: 'invalid argument "" for "--log-display-level" flag: unknown log level: ""' });
+  assert.throws(() => resolveConfig({ options: { 'log-display-level': '' } }), { message: /unknown log level: ""$/ });
+  const c = resolveConfig({ argv: ['--log-level=warn'], env: { AVAGO_LOG_DISPLAY_LEVEL: '' } });
+  assert.equal(c.logDisplayLevel, 'WARN');
+});
+
+test('--data-dir: $VARS are expanded from the environment, and the path defaults follow', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-cfg-'));
+  const saved = process.env.POWDER_TEST_DATA_ROOT;
+  process.env.POWDER_TEST_DATA_ROOT = dir;
+  try {
+    for (const v of ['$POWDER_TEST_DATA_ROOT/node', '${POWDER_TEST_DATA_ROOT}/node']) {
+      const c = resolveConfig({ argv: [`--data-dir=${v}`] });
+      assert.equal(c.dataDir, join(dir, 'node'), v);
+      assert.equal(c.dbDir, join(dir, 'node', 'db'), v);
+      assert.equal(c.logDir, join(dir, 'node', 'logs'), v);
+    }
+  } finally {
+    if (saved === undefined) delete process.env.POWDER_TEST_DATA_ROOT;
+    else process.env.POWDER_TEST_DATA_ROOT = saved;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--sybil-protection-enabled=false is refused on mainnet and fuji', () => {
+  for (const net of ['mainnet', 'fuji', '1', 'network-5']) {
+    assert.throws(() => resolveConfig({ argv: [`--network-id=${net}`, '--sybil-protection-enabled=false'] }), { message: 'sybil protection disabled on public network' }, net);
+  }
+  assert.equal(resolveConfig({ argv: ['--network-id=local', '--sybil-protection-enabled=false'] }).networkID, 12345);
+  assert.equal(resolveConfig({ argv: ['--network-id=mainnet'] }).networkID, 1);
+});
+
+test("durations: Go's time.ParseDuration error texts and units", () => {
+  const err = (v: string) => {
+    try {
+      resolveConfig({ argv: [`--health-check-frequency=${v}`] });
+    } catch (e) {
+      return (e as Error).message.replace('invalid argument ' + JSON.stringify(v) + ' for "--health-check-frequency" flag: ', '');
+    }
+    assert.fail(`accepted: ${v}`);
+  };
+  assert.equal(err('30'), 'time: missing unit in duration "30"');
+  assert.equal(err('1h30'), 'time: missing unit in duration "1h30"');
+  assert.equal(err('1.5.5s'), 'time: missing unit in duration "1.5.5s"');
+  assert.equal(err('10x'), 'time: unknown unit "x" in duration "10x"');
+  assert.equal(err('5secs'), 'time: unknown unit "secs" in duration "5secs"');
+  assert.equal(err('soon'), 'time: invalid duration "soon"');
+  assert.equal(err('.s'), 'time: invalid duration ".s"');
+  assert.equal(err(''), 'time: invalid duration ""');
+  // Go takes both micro signs (U+00B5, U+03BC), "0" with a sign, and a bare trailing dot.
+  assert.equal(resolveConfig({ argv: ['--health-check-frequency=1500\u03bcs'] }).healthCheckFrequencyMs, 1.5);
+  assert.equal(resolveConfig({ argv: ['--health-check-frequency=1500\u00b5s'] }).healthCheckFrequencyMs, 1.5);
+  assert.equal(resolveConfig({ argv: ['--health-check-frequency=+0'] }).healthCheckFrequencyMs, 0);
+  assert.equal(resolveConfig({ argv: ['--health-check-frequency=2.s'] }).healthCheckFrequencyMs, 2000);
 });

@@ -1,6 +1,6 @@
 // Turns flags, environment, config file and library options into one resolved NodeConfig.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { readFileSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   ConfigError,
@@ -13,7 +13,7 @@ import {
 } from './flags.js';
 import { parseNetworkID, networkName } from './network.js';
 import { decodeStdBase64 } from '../vms/registry.js';
-import { EMPTY_ID, isValidID, parseID, parseNodeID } from '../ids/ids.js';
+import { EMPTY_ID, parseID, parseNodeID } from '../ids/ids.js';
 import { isIP } from 'node:net';
 import { parseJsonGoErrors } from '../evm/config/json.js';
 
@@ -162,16 +162,23 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
 
   const home = process.env.HOME ?? '';
   const expandHome = (p: string) => (p === '~' ? home : p.startsWith('~/') ? home + p.slice(1) : p);
+  // One pass, as Go's os.Expand: $AVALANCHEGO_DATA_DIR is the data dir, other $VARS the environment.
+  const expand = (s: string, dataDir?: string) =>
+    s.replace(/\$\{?(\w+)\}?/g, (_, v: string) => (v === 'AVALANCHEGO_DATA_DIR' && dataDir !== undefined ? dataDir : process.env[v] ?? ''));
   let dataDir = String(merged.get('data-dir'));
-  dataDir = resolve(dataDir === '~/.powder' ? defaultDataDir() : expandHome(dataDir));
-  const path = (k: string) =>
-    resolve(expandHome(String(merged.get(k)).replace(/\$AVALANCHEGO_DATA_DIR/g, dataDir).replace(/\$\{?(\w+)\}?/g, (_, v: string) => process.env[v] ?? '')));
+  // AvalancheGo expands the data dir's own $VARS too (os.ExpandEnv), e.g. its default $HOME/.avalanchego.
+  dataDir = resolve(dataDir === '~/.powder' ? defaultDataDir() : expandHome(expand(dataDir)));
+  const path = (k: string) => resolve(expandHome(expand(String(merged.get(k)), dataDir)));
 
   let networkID: number;
   try {
     networkID = parseNetworkID(String(merged.get('network-id')));
   } catch (e) {
     throw new ConfigError(`--network-id: ${(e as Error).message}`);
+  }
+  // config.go getStakingConfig: the public networks cannot run without sybil protection.
+  if (merged.get('sybil-protection-enabled') === false && (networkID === 1 || networkID === 5)) {
+    throw new ConfigError('sybil protection disabled on public network');
   }
   const dbType = String(merged.get('db-type'));
   if (dbType !== 'lmdb' && dbType !== 'memdb') {
@@ -246,7 +253,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
   }
   checkBootstrappers(String(merged.get('bootstrap-ips')), String(merged.get('bootstrap-ids')));
   const chainConfigContent = isSet('chain-config-content') ? parseChainConfigContent(b64('chain-config-content')) : undefined;
-  checkSubnetConfigs(isSet('subnet-config-content') ? b64('subnet-config-content') : undefined, path('subnet-config-dir'), isSet('subnet-config-dir'));
+  checkSubnetConfigs(isSet('subnet-config-content') ? b64('subnet-config-content') : undefined, path('subnet-config-dir'), isSet('subnet-config-dir'), trackSubnets);
 
   const raw: Record<string, unknown> = {};
   for (const [k, v] of merged) raw[k] = v;
@@ -382,9 +389,10 @@ function checkBootstrappers(ipsText: string, idsText: string): void {
 
 /**
  * Subnet configs (--subnet-config-content, else <subnet-config-dir>/<subnet ID>.json) are checked
- * as the real node reads them; Powder has no subnet settings they could change.
+ * as the real node reads them; Powder has no subnet settings they could change. From the
+ * directory, only the tracked subnets' files are read (config.go getSubnetConfigsFromDir).
  */
-function checkSubnetConfigs(content: Buffer | undefined, dir: string, explicit: boolean): void {
+function checkSubnetConfigs(content: Buffer | undefined, dir: string, explicit: boolean, tracked: string[]): void {
   const parse = (text: string, what: string) => {
     try {
       return parseJsonGoErrors(text);
@@ -408,11 +416,11 @@ function checkSubnetConfigs(content: Buffer | undefined, dir: string, explicit: 
     if (explicit) throw new ConfigError(`cannot read directory: ${dir}`);
     return;
   }
-  for (const f of readdirSync(dir)) {
-    if (!f.endsWith('.json')) continue;
-    const id = f.slice(0, -'.json'.length);
-    if (!isValidID(id)) continue;
-    parse(readFileSync(join(dir, f), 'utf8'), `subnet config ${join(dir, f)}`);
+  for (const id of tracked) {
+    const file = join(dir, `${id}.json`);
+    if (!existsSync(file)) continue;
+    if (statSync(file).isDirectory()) throw new ConfigError(`"${id}.json" is a directory, expected a file`);
+    parse(readFileSync(file, 'utf8'), `subnet config ${file}`);
   }
 }
 

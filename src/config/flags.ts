@@ -63,7 +63,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'profile-continuous-max-files', type: 'uint', default: 5, help: 'rotated continuous profile files kept per kind' },
   { name: 'chain-config-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/chains', help: '<dir>/<chain ID or alias>/config.json, upgrade.json' },
   { name: 'chain-config-content', type: 'string', default: '', help: 'base64 of {"<chain ID or alias>": {"Config": "<base64>", "Upgrade": "<base64>"}}; replaces chain-config-dir' },
-  { name: 'subnet-config-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/subnets', help: '<dir>/<subnet ID>.json (read and checked; no effect)' },
+  { name: 'subnet-config-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/subnets', help: '<dir>/<subnet ID>.json of the tracked subnets (read and checked; no effect)' },
   { name: 'subnet-config-content', type: 'string', default: '', help: 'base64 of {"<subnet ID>": {...}} (checked; no effect)' },
   { name: 'track-subnets', type: 'string', default: '', help: 'subnet IDs to track, comma-separated (the chains declared with --chains run whatever it says)' },
   { name: 'chain-aliases-file', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/chains/aliases.json', help: 'chain aliases (JSON)' },
@@ -101,28 +101,45 @@ export const LEVELS = ['VERBO', 'DEBUG', 'TRACE', 'INFO', 'WARN', 'ERROR', 'FATA
 
 export class ConfigError extends Error {}
 
-const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, '\u00b5s': 1e-3, '\u03bcs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-/** Go duration string ("1h2m3.5s", "250ms") or a number of nanoseconds → milliseconds. */
+/** Go's time.quote: `"` and `\` escaped, non-ASCII and control bytes as \xNN. */
+function goTimeQuote(s: string): string {
+  let out = '"';
+  for (const c of s) {
+    if (c < ' ' || c > '\x7f') for (const b of Buffer.from(c)) out += '\\x' + b.toString(16).padStart(2, '0');
+    else out += c === '"' || c === '\\' ? '\\' + c : c;
+  }
+  return out + '"';
+}
+
+/**
+ * Go duration string ("1h2m3.5s", "250ms") or a number of nanoseconds → milliseconds. Strings
+ * follow time.ParseDuration, with its error texts.
+ */
 export function parseDuration(v: unknown): number {
   if (typeof v === 'number' && Number.isFinite(v)) return v / 1e6;
   if (typeof v !== 'string') throw new Error(`time: invalid duration ${JSON.stringify(v)}`);
-  if (v === '0') return 0;
-  const re = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)/gy;
-  let total = 0;
-  let m: RegExpExecArray | null;
-  let pos = 0;
+  const invalid = () => new Error(`time: invalid duration ${goTimeQuote(v)}`);
   const neg = v.startsWith('-');
-  const body = neg || v.startsWith('+') ? v.slice(1) : v;
-  if (body === '') throw new Error(`time: invalid duration "${v}"`);
-  re.lastIndex = 0;
-  while (pos < body.length && (m = re.exec(body))) {
-    total += Number(m[1]) * DURATION_UNITS[m[2]];
-    pos = re.lastIndex;
+  let s = neg || v.startsWith('+') ? v.slice(1) : v;
+  if (s === '0') return 0;
+  if (s === '') throw invalid();
+  let total = 0;
+  while (s !== '') {
+    // [0-9]*(\.[0-9]*)? then a unit: everything up to the next digit or dot.
+    const num = /^([0-9]*)(?:\.([0-9]*))?/.exec(s)!;
+    if (!(s[0] === '.' || (s[0] >= '0' && s[0] <= '9')) || (num[1] === '' && !num[2])) throw invalid();
+    s = s.slice(num[0].length);
+    const unit = /^[^0-9.]*/.exec(s)![0];
+    if (unit === '') throw new Error(`time: missing unit in duration ${goTimeQuote(v)}`);
+    s = s.slice(unit.length);
+    const scale = DURATION_UNITS[unit];
+    if (scale === undefined) throw new Error(`time: unknown unit ${goTimeQuote(unit)} in duration ${goTimeQuote(v)}`);
+    total += Number(num[0]) * scale;
   }
-  if (pos !== body.length) throw new Error(`time: invalid duration "${v}"`);
   // Go's Duration is an int64 of nanoseconds: anything longer (~292 years) is refused.
-  if (total * 1e6 > 9223372036854775807) throw new Error(`time: invalid duration "${v}"`);
+  if (total * 1e6 > 9223372036854775807) throw invalid();
   return neg ? -total : total;
 }
 
@@ -182,7 +199,7 @@ export function parseValue(def: FlagDef, raw: unknown, src: Source): unknown {
       throw bad('expected a comma-separated list');
     case 'level': {
       if (typeof raw !== 'string') throw bad('expected a log level');
-      if (raw === '' && def.name === 'log-display-level') return '';
+      // Unset, --log-display-level follows --log-level; set (even to ""), it must be a level.
       const up = raw.toUpperCase();
       if (!(LEVELS as readonly string[]).includes(up)) throw bad(`unknown log level: ${JSON.stringify(raw)}`);
       return up;

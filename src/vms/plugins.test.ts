@@ -250,7 +250,16 @@ test('start fails with a clear message on bad plugin dirs, VM aliases and plugin
     ],
     ['explicit missing aliases file', (d) => ({ 'vm-aliases-file': join(d.dataDir, 'none.json') }), (d) => `file does not exist: ${join(d.dataDir, 'none.json')}`],
     ['bad base64', () => ({ 'vm-aliases-file-content': 'e30*' }), () => 'unable to decode base64 content for vm aliases: illegal base64 data at input byte 3'],
-    ['bad JSON', () => ({ 'vm-aliases-file-content': Buffer.from('{oops').toString('base64') }), () => /^unmarshalling failed on vm aliases: /],
+    // Go's encoding/json texts after the wrapper, not V8's.
+    ['bad JSON', () => ({ 'vm-aliases-file-content': Buffer.from('{oops').toString('base64') }), () => "unmarshalling failed on vm aliases: invalid character 'o' looking for beginning of object key string"],
+    [
+      'truncated JSON in the file',
+      (d) => {
+        writeFileSync(join(d.dataDir, 't.json'), '{"x":');
+        return { 'vm-aliases-file': join(d.dataDir, 't.json') };
+      },
+      () => 'unmarshalling failed on vm aliases: unexpected end of JSON input',
+    ],
     ['bad VM ID key', () => ({ 'vm-aliases-file-content': Buffer.from('{"notAnID":["x"]}').toString('base64') }), () => /^unmarshalling failed on vm aliases: (invalid input checksum|base58 decoding error)/],
     [
       'aliases not an array',

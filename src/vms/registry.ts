@@ -11,6 +11,7 @@ import type { Logger } from '../logging/logger.js';
 import { isVMFactory, PLUGIN_PROTOCOL_VERSION, type VMFactory } from './types.js';
 import { dynamicImport } from '../dynamicImport.js';
 import { goQuote } from '../rpc/goQuote.js';
+import { parseJsonGoErrors } from '../evm/config/json.js';
 
 export const SUBNET_EVM_ID = vmIDFromName('subnetevm');
 
@@ -430,7 +431,7 @@ export function readAliasesFile(path: string, explicit: boolean, content: string
     text = readFileSync(path, 'utf8');
   }
   try {
-    return JSON.parse(text);
+    return parseJsonGoErrors(text); // Go's json.Unmarshal texts, not V8's
   } catch (e) {
     throw new Error(`unmarshalling failed on ${what} aliases: ${(e as Error).message}`);
   }
