@@ -98,7 +98,8 @@ export class ChainManager {
       if (!statSync(sub).isDirectory()) continue;
       const files = readdirSync(sub);
       const pick = (stem: string) => {
-        const matches = files.filter((f) => f === stem || f.startsWith(stem + '.'));
+        // Go's filepath.Glob("<stem>.*"): the dot is required, a bare `config` is not a match.
+        const matches = files.filter((f) => f.startsWith(stem + '.'));
         if (matches.length > 1) throw new Error(`too many files matched "${stem}.*" in ${sub}`);
         return matches.length ? readFileSync(join(sub, matches[0])) : undefined;
       };

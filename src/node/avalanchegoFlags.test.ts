@@ -84,6 +84,25 @@ test('--chain-config-content replaces chain-config-dir; getConfig shows the HTTP
   }
 });
 
+test('chain-config-dir: <chain>/config.* as Go\'s Glob matches it — a bare `config` is not read, two matches are an error', async () => {
+  const t0 = await startTestNode({ 'dev-accounts': 1 });
+  const dataDir = t0.dataDir + '-glob';
+  await t0.stop();
+  const dev = join(dataDir, 'configs', 'chains', 'dev');
+  mkdirSync(dev, { recursive: true });
+  // A file named exactly `config` (no dot) would turn eth_gasPrice off if it were read.
+  writeFileSync(join(dev, 'config'), JSON.stringify({ 'eth-apis': ['internal-blockchain'] }));
+  const t = await startTestNode({ 'data-dir': dataDir });
+  try {
+    assert.match((await rpc(t.url + '/ext/bc/dev/rpc', 'eth_gasPrice', [])).result, /^0x/);
+  } finally {
+    await t.stop();
+  }
+  writeFileSync(join(dev, 'config.json'), JSON.stringify({ 'eth-apis': ['internal-blockchain'] }));
+  writeFileSync(join(dev, 'config.txt'), '{}');
+  await assert.rejects(startTestNode({ 'data-dir': dataDir }), (e: Error) => e.message.includes(`too many files matched "config.*" in ${dev}`));
+});
+
 test('--http-shutdown-wait: while the node waits to stop, /ext/health fails with shuttingDown', async () => {
   const t = await startTestNode({ 'http-shutdown-wait': '1s' });
   const healthy = await fetch(t.url + '/ext/health');
