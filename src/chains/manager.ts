@@ -65,6 +65,8 @@ export class ChainManager {
   readonly failed = new Map<string, string>();
   /** Chain ID → subnet ID of every chain planned so far (see plan()). */
   private readonly planned = new Map<string, string>();
+  /** Chains declared (their aliases registered) and not yet created, with their plans. */
+  private readonly declared = new Map<ChainDefinition, ReturnType<ChainManager['plan']>>();
   /** Chain ID → raw config/upgrade bytes keyed by directory name (ID or alias). */
   private readonly configDirs = new Map<string, { config?: Uint8Array; upgrade?: Uint8Array }>();
 
@@ -148,17 +150,30 @@ export class ChainManager {
   }
 
   /**
-   * Declares a chain from the node's configuration: creates it now if its VM is loaded, otherwise
-   * keeps it pending until admin.loadVMs registers the VM.
+   * Registers a chain of the node's configuration and its own aliases, before anything is built:
+   * like AvalancheGo's genesis aliases (P, X, C), they come before the chain-aliases file's, so they
+   * stay the chain's primary alias (§4.2). `create` then builds what was declared.
    */
-  async create(def: ChainDefinition): Promise<Chain | PendingChain> {
-    const { id, vmID, subnetID, genesis } = this.plan(def);
-    if (this.chains.has(id) || this.pending.has(id)) throw new Error(`chain ${id} is defined twice`);
+  declare(def: ChainDefinition): void {
+    const plan = this.plan(def);
+    const { id } = plan;
+    if (this.chains.has(id) || this.pending.has(id) || [...this.declared.values()].some((p) => p.id === id)) throw new Error(`chain ${id} is defined twice`);
     // Aliases declared with the chain route like the genesis API aliases (/ext/bc/<alias>); the
     // router keeps them dormant until the chain's routes exist.
     for (const a of def.aliases ?? []) this.aliaser.alias(id, a);
     const routeAliases = (def.aliases ?? []).map((a) => `bc/${a}`);
     if (routeAliases.length) this.deps.router.addAliases(`bc/${id}`, ...routeAliases);
+    this.declared.set(def, plan);
+  }
+
+  /**
+   * Creates a chain of the node's configuration (declaring it first if `declare` has not): now if
+   * its VM is loaded, otherwise it stays pending until admin.loadVMs registers the VM.
+   */
+  async create(def: ChainDefinition): Promise<Chain | PendingChain> {
+    if (!this.declared.has(def)) this.declare(def);
+    const { id, vmID, subnetID, genesis } = this.declared.get(def)!;
+    this.declared.delete(def);
     const waiting: PendingChain = {
       id,
       subnetID,

@@ -103,6 +103,26 @@ test('chain-config-dir: <chain>/config.* as Go\'s Glob matches it — a bare `co
   await assert.rejects(startTestNode({ 'data-dir': dataDir }), (e: Error) => e.message.includes(`too many files matched "config.*" in ${dev}`));
 });
 
+test('--chain-aliases-file-content: file aliases follow the chain\'s own (whose primary alias names its logger and health check), route nothing, and are taken', async () => {
+  const t0 = await startTestNode({ 'dev-accounts': 1 });
+  const id = (await rpc(t0.url + '/ext/info', 'info.getBlockchainID', { alias: 'dev' })).result.blockchainID as string;
+  const dataDir = t0.dataDir + '-aliases';
+  await t0.stop();
+  const t = await startTestNode({ 'dev-accounts': 1, 'data-dir': dataDir, 'api-admin-enabled': true, 'chain-aliases-file-content': b64({ [id]: ['mychain', 'other'] }) });
+  try {
+    const admin = t.url + '/ext/admin';
+    // AvalancheGo: the genesis aliases, then the file's in file order, then the ID at creation.
+    assert.deepEqual((await rpc(admin, 'admin.getChainAliases', { chain: id })).result.aliases, ['dev', 'mychain', 'other', id]);
+    assert.deepEqual(Object.keys((await rpc(admin, 'admin.getLoggerLevel', { loggerName: 'dev' })).result.loggerLevels), ['dev']);
+    assert.ok('dev' in (await rpc(t.url + '/ext/health', 'health.health', {})).result.checks);
+    assert.match((await rpc(t.url + '/ext/bc/dev/rpc', 'eth_chainId', [])).result, /^0x/);
+    assert.equal((await fetch(t.url + '/ext/bc/mychain/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })).status, 404);
+    assert.equal((await rpc(admin, 'admin.aliasChain', { chain: id, alias: 'mychain' })).error.message, 'alias already mapped to an ID: mychain');
+  } finally {
+    await t.stop();
+  }
+});
+
 test('--http-shutdown-wait: while the node waits to stop, /ext/health fails with shuttingDown', async () => {
   const t = await startTestNode({ 'http-shutdown-wait': '1s' });
   const healthy = await fetch(t.url + '/ext/health');

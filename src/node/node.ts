@@ -172,13 +172,16 @@ export class Node implements NodeServices {
     this.initContinuousProfiler();
 
     const chainAliases = readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain');
+    const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true, devAccounts: c.devAccounts }]) as ChainDefinition[];
+    // --block-time is the node-wide default for chains whose definition does not set blockTime.
+    if (c.blockTimeMs > 0) for (const d of defs) d.blockTime ??= c.blockTimeMs;
+    // The chains' own aliases first, then the chain-aliases file's (AvalancheGo: the genesis
+    // aliases, then the file), so a chain's primary alias is its own.
+    for (const def of defs) this.chains.declare(def);
     if (chainAliases !== undefined) this.chains.applyAliases(chainAliases);
     // --chain-config-content replaces the directory, as on AvalancheGo.
     if (c.chainConfigContent) this.chains.setChainConfigs(c.chainConfigContent);
     else this.chains.readChainConfigDir(c.chainConfigDir, c.chainConfigDirExplicit);
-    const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true, devAccounts: c.devAccounts }]) as ChainDefinition[];
-    // --block-time is the node-wide default for chains whose definition does not set blockTime.
-    if (c.blockTimeMs > 0) for (const d of defs) d.blockTime ??= c.blockTimeMs;
     for (const def of defs) {
       const chain = await this.chains.create(def);
       this.mountValidatorsAPI(chain.id, chain.subnetID, chain.vmID, def);
