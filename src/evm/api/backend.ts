@@ -24,7 +24,7 @@ import type { Consensus } from '../chain/consensus.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '../chain/exec.js';
 import type { ChainHeader } from '../chain/header.js';
 import type { Miner } from '../miner/miner.js';
-import { PoolHeadMovedError, TxPoolError, type TxPool } from '../txpool/pool.js';
+import { MAX_INITCODE_SIZE, PoolHeadMovedError, TxPoolError, type TxPool } from '../txpool/pool.js';
 import { JsonText, RpcError, toJSON } from '../rpc/server.js';
 import { address as parseAddress, invalidArg, quantity, type BlockSpec } from './args.js';
 import { checkDataInput, checkOverride, optStateOverrideArg, transactionArgsArg, type TransactionArgs } from '../rpc/params.js';
@@ -152,6 +152,25 @@ const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
 /** A call error that may not be a function of the call's inputs (never cached). */
 class UnexpectedCallError extends RpcError {}
+
+/**
+ * A check geth's state transition makes before the message runs (preCheck, buyGas, TransitionDb):
+ * eth_call / eth_callDetailed answer it wrapped as geth's doCall does (doCallError), the gas
+ * estimate and traces otherwise. `gas` is the message's gas limit.
+ */
+export class CallPrecheckError extends RpcError {
+  constructor(
+    message: string,
+    readonly gas: bigint,
+  ) {
+    super(-32000, message);
+  }
+}
+
+/** geth's doCall: an error out of ApplyMessage is answered as `err: <error> (supplied gas <gas>)`. */
+export function doCallError(e: unknown): unknown {
+  return e instanceof CallPrecheckError ? new RpcError(-32000, `err: ${e.message} (supplied gas ${e.gas})`) : e;
+}
 
 /** eth_call's answer for a call outcome: the hex return data, or the revert / EVM error thrown. */
 function callOutcomeResult(out: CallOutcome): string {
@@ -358,7 +377,8 @@ export class EvmBackend {
     if (!session && opts.overrides) await this.applyOverrides(sm, opts.overrides);
     const from = createAddressFromString(args.from ?? '0x0000000000000000000000000000000000000000');
     const cap = this.config.rpcGasCap;
-    let gas = args.gas ?? opts.gasCapDefault ?? cap;
+    // geth's ToMessage: without a gas cap (0) a call without gas gets MaxUint64 / 2.
+    let gas = args.gas ?? opts.gasCapDefault ?? (cap > 0n ? cap : 0x7fffffffffffffffn);
     if (cap > 0n && gas > cap) gas = cap;
     const value = args.value ?? 0n;
     const zeroFees = !args.gasPrice && !args.maxFeePerGas && !args.maxPriorityFeePerGas;
@@ -366,7 +386,8 @@ export class EvmBackend {
     const ctxBaseFee = zeroFees ? 0n : baseFee;
     let txData: Record<string, unknown>;
     const acc = (await sm.getAccount(from)) ?? new Account();
-    const common2 = { common, freeze: false };
+    // The initcode limit is checked below, in geth's place and words (ethereumjs checks it on construction).
+    const common2 = { common, freeze: false, allowUnlimitedInitCodeSize: true };
     if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
       throw new RpcError(-32000, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
     }
@@ -375,10 +396,10 @@ export class EvmBackend {
     const base = { nonce: acc.nonce, gasLimit: gas, to: args.to, value, data: args.data ?? new Uint8Array(), r: BigInt(from.toString()) || 1n, s: 1n };
     // `base` is spread last: on Node 20 each new key after a spread costs V8 ~0.7 µs (performance.md, session 9).
     if (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined || (args.type === 2n && args.gasPrice === undefined)) {
-      let maxFee = args.maxFeePerGas ?? 0n;
+      // geth's ToMessage: an absent fee field is 0 (a tip alone fails the tip-above-fee-cap check).
+      const maxFee = args.maxFeePerGas ?? 0n;
       const tip = args.maxPriorityFeePerGas ?? 0n;
-      if (args.maxFeePerGas === undefined) maxFee = tip === 0n ? 0n : ctxBaseFee + tip;
-      if (maxFee < tip) throw new RpcError(-32000, `max priority fee per gas higher than max fee per gas: address ${checksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${maxFee}`);
+      if (maxFee < tip) throw new CallPrecheckError(`max priority fee per gas higher than max fee per gas: address ${checksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${maxFee}`, gas);
       feeCap = maxFee;
       txData = { type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: args.accessList ?? [], v: 0n, chainId: this.chainId, ...base };
     } else if (args.accessList !== undefined) {
@@ -389,7 +410,7 @@ export class EvmBackend {
       txData = { type: 0, gasPrice: feeCap, v: 27n, ...base };
     }
     if (!zeroFees && feeCap < baseFee) {
-      throw new RpcError(-32000, `max fee per gas less than block base fee: address ${checksumAddress(from.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`);
+      throw new CallPrecheckError(`max fee per gas less than block base fee: address ${checksumAddress(from.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`, gas);
     }
     try {
       tx = withSender(createTx(txData as never, common2), from);
@@ -399,12 +420,16 @@ export class EvmBackend {
     tx = warpPrepareTx(chain, tx, header.timestamp); // warp predicate gas (src/warp)
     const price = zeroFees ? 0n : feeCap;
     const mgval = gas * price;
-    if (acc.balance < mgval) {
-      throw new RpcError(-32000, `insufficient funds for gas * price + value: address ${checksumAddress(from.toString())} have ${acc.balance} want ${mgval}`);
+    // geth's buyGas: the balance must cover gas × fee cap plus the value, zero fees included.
+    if (acc.balance < mgval + value) {
+      throw new CallPrecheckError(`insufficient funds for gas * price + value: address ${checksumAddress(from.toString())} have ${acc.balance} want ${mgval + value}`, gas);
     }
     const intrinsic = tx.getIntrinsicGas();
-    if (gas < intrinsic) throw new RpcError(-32000, `intrinsic gas too low: have ${gas}, want ${intrinsic}`);
-    if (acc.balance - mgval < value) throw new RpcError(-32000, `insufficient funds for transfer: address ${checksumAddress(from.toString())}`);
+    if (gas < intrinsic) throw new CallPrecheckError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`, gas);
+    if (acc.balance - mgval < value) throw new CallPrecheckError(`insufficient funds for transfer: address ${checksumAddress(from.toString())}`, gas);
+    if (args.to === undefined && tx.data.length > MAX_INITCODE_SIZE && common.isActivatedEIP(3860)) {
+      throw new CallPrecheckError(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`, gas);
+    }
     let vm = session?.vm;
     if (!vm) {
       vm = await makeVM(common, sm, blockHashSource((n) => chain.store.canonicalHash(n)));
@@ -507,7 +532,11 @@ export class EvmBackend {
   ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): string | Promise<string> {
     const plain = (!overrides || overrides.size === 0) && !blockOverrides;
     const timeoutMs = this.config.apiMaxDurationMs;
-    if (!plain) return this.call(args, block, { overrides, blockOverrides, timeoutMs }).then(callOutcomeResult);
+    if (!plain) {
+      return this.call(args, block, { overrides, blockOverrides, timeoutMs }).then(callOutcomeResult, (e) => {
+        throw doCallError(e);
+      });
+    }
     // The state root is read once: the session and the cache key both name exactly this state.
     const root = this.chain.stateRootOf(block);
     const stateKey = block.hashHex + hex(root);
@@ -524,7 +553,8 @@ export class EvmBackend {
     let result: string;
     try {
       result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session, timeoutMs, plain: true })));
-    } catch (e) {
+    } catch (err) {
+      const e = doCallError(err);
       // The call's own errors (argument checks, reverts, EVM errors) are as deterministic as its
       // results; anything else (e.g. a failing database read) is not remembered.
       if (cacheKey !== undefined && e instanceof RpcError && !(e instanceof UnexpectedCallError)) this.callResults.set(cacheKey, { error: { code: e.code, message: e.message, data: e.data } });
@@ -539,10 +569,11 @@ export class EvmBackend {
     let hi = args.gas !== undefined && args.gas >= 21000n ? args.gas : block.header.gasLimit;
     const cap = this.config.rpcGasCap;
     const feeCap = args.gasPrice ?? args.maxFeePerGas ?? 0n;
-    if (feeCap > 0n && args.from) {
-      const acc = await this.account(block, args.from);
+    if (feeCap > 0n) {
+      // geth: the sender (the zero address without `from`) must keep something after a given value.
+      const acc = await this.account(block, args.from ?? ZERO_ADDRESS_HEX);
       const value = args.value ?? 0n;
-      if (value > acc.balance) throw new RpcError(-32000, 'insufficient funds for transfer');
+      if (args.value !== undefined && value >= acc.balance) throw new RpcError(-32000, 'insufficient funds for transfer');
       const allowance = (acc.balance - value) / feeCap;
       if (hi > allowance) hi = allowance;
     }
@@ -630,6 +661,8 @@ export class EvmBackend {
     // serialization: the decoder takes canonical RLP only, and every integer is checked for
     // leading zeros (above and by ethereumjs). The frozen tx keeps the hash, as its hash() would.
     (tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(raw);
+    // geth's SubmitTransaction: the fee cap (rpc-tx-fee-cap) first, then the replay protection.
+    this.checkFeeCap(tx);
     if (!isProtected(tx)) {
       const h = hex(tx.hash());
       const nick = tx.nonce === 0n && tx.r === tx.s;
@@ -639,11 +672,11 @@ export class EvmBackend {
     } else if (tx.type === 0 && tx.common.chainId() !== this.chainId) {
       throw new RpcError(-32000, 'invalid sender');
     }
-    return this.submit(tx, raw);
+    return this.submit(tx, raw, true);
   }
 
-  async submit(tx: TypedTransaction, raw: Uint8Array): Promise<string> {
-    this.checkFeeCap(tx);
+  async submit(tx: TypedTransaction, raw: Uint8Array, feeChecked = false): Promise<string> {
+    if (!feeChecked) this.checkFeeCap(tx);
     let added;
     for (let attempt = 0; ; attempt++) {
       const head = this.chain.head;

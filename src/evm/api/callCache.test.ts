@@ -141,7 +141,7 @@ test('a reverting call gives the same error twice; an error does not hide a late
   const req = [{ from: SENDER, to, data, value: '0xffffffffffff' }, 'latest'];
   const e1 = await rpcError(rpc('eth_call', req));
   const e2 = await rpcError(rpc('eth_call', req));
-  assert.match(e1.message, /^insufficient funds/);
+  assert.match(e1.message, /^err: insufficient funds for gas \* price \+ value: .* \(supplied gas \d+\)$/);
   assert.deepEqual(e2, e1);
   // ...until the account can pay.
   await rpc('anvil_setBalance', [SENDER, '0xffffffffffffff']);

@@ -201,3 +201,23 @@ test('admin_importChain: geth errors; a bad block is refused and the chain stays
   );
   assert.equal((await d('eth_getBlockByNumber', ['latest', false])).hash, d5.hash);
 });
+
+test('admin_importChain: a tx the head state cannot run fails geth\'s checks, in geth\'s order and words', async () => {
+  const e = await fresh();
+  const one = join(dir, 'one-checks.rlp');
+  assert.equal(await a('admin_exportChain', [one, 1, 1]), true);
+  const tx = (await a('eth_getBlockByNumber', ['0x1', true])).transactions[0];
+  const from = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+  const fail = async (reason: string) =>
+    assert.equal((await rpcError(e('admin_importChain', [one]))).message, `batch 0: failed to insert: could not apply tx 0 [${tx.hash}]: ${reason}`);
+  // The test controls edit the head state (genesis) in place: block 1's parent is still the head.
+  await e('anvil_setNonce', [DEV_ADDRS[0], '0x5']);
+  await e('anvil_setBalance', [DEV_ADDRS[0], '0x0']);
+  await fail(`nonce too low: address ${from}, tx: 0 state: 5`);
+  await e('anvil_setNonce', [DEV_ADDRS[0], '0x0']);
+  await e('hardhat_setCode', [DEV_ADDRS[0], '0x00']);
+  await fail(`sender not an eoa: address ${from}, codehash: 0xbc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a`);
+  await e('hardhat_setCode', [DEV_ADDRS[0], '0x']);
+  await fail(`insufficient funds for gas * price + value: address ${from} have 0 want ${BigInt(tx.gas) * BigInt(tx.maxFeePerGas) + BigInt(tx.value)}`);
+  assert.equal(Number(await e('eth_blockNumber')), 0);
+});

@@ -7,7 +7,7 @@ import type { Block } from '../chain/blockchain.js';
 import { encodeHeader } from '../chain/header.js';
 import { replayBlock } from './replay.js';
 import { blockNumber, blockNumberOrHash, hash32, invalidArg, opt, required } from './args.js';
-import { parseBlockOverrides, parseCallArgs, parseStateOverrides, type EvmBackend } from './backend.js';
+import { CallPrecheckError, parseBlockOverrides, parseCallArgs, parseStateOverrides, type EvmBackend } from './backend.js';
 import { blockRLP } from './eth.js';
 import { hexD, hexQ, txJSON } from './format.js';
 import type { MethodTable } from './eth.js';
@@ -157,8 +157,14 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
       blockOverrides,
       trace: (vm) => {
         t.attach(vm.evm);
-        t.txStart(args.gas ?? be.config.rpcGasCap);
+        // The message's gas, as call() sets it (geth's ToMessage: capped; MaxUint64 / 2 without a cap).
+        const cap = be.config.rpcGasCap;
+        const gas = args.gas ?? (cap > 0n ? cap : 0x7fffffffffffffffn);
+        t.txStart(cap > 0n && gas > cap ? cap : gas);
       },
+    }).catch((e) => {
+      // geth's traceTx: an error out of ApplyMessage (a failed pre-check) is `tracing failed: <error>`.
+      throw e instanceof CallPrecheckError ? new RpcError(-32000, `tracing failed: ${e.message}`) : e;
     });
     t.txEnd(out.gasUsed);
     t.detach();

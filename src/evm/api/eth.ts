@@ -24,7 +24,7 @@ import {
   slotKey,
   type BlockSpec,
 } from './args.js';
-import { EvmBackend, ZERO_ADDRESS_HEX, accountsCall, type CallArgs, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
+import { EvmBackend, ZERO_ADDRESS_HEX, accountsCall, doCallError, type CallArgs, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
 import { revertMessage } from '../tracers/errors.js';
@@ -200,12 +200,22 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     };
   });
   const headerOf = (b: Block | null) => (b ? headerToJSON(b.header, b.hash) : null);
-  bc.set('eth_getHeaderByNumber', (p) => headerOf(byNumber(p)));
+  // geth's GetHeaderByNumber / GetBlockByNumber (kept by Subnet-EVM): for "pending" — here the
+  // last accepted block (§1.3) — hash, nonce and miner are answered as null.
+  const pendingNulls = (spec: BlockSpec, out: Record<string, unknown> | null) => {
+    if (out && spec.kind === 'tag' && spec.tag === 'pending') out.hash = out.nonce = out.miner = null;
+    return out;
+  };
+  bc.set('eth_getHeaderByNumber', (p) => {
+    const spec = blockNumber(required(p, 0), 0);
+    return pendingNulls(spec, headerOf(be.resolve(spec)));
+  });
   bc.set('eth_getHeaderByHash', (p) => headerOf(byHash(p)));
   bc.set('eth_getBlockByNumber', (p) => {
-    const b = byNumber(p);
+    const spec = blockNumber(required(p, 0), 0);
+    const b = be.resolve(spec);
     const full = bool(required(p, 1), 1);
-    return b ? blockJSON(be, b, full) : null;
+    return pendingNulls(spec, b ? blockJSON(be, b, full) : null);
   });
   bc.set('eth_getBlockByHash', (p) => {
     const b = byHash(p);
@@ -276,7 +286,10 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const args = parseCallArgs(required(p, 0), 0);
     const b = be.resolveForState(blockSpec(p, 1));
     const overrides = parseStateOverrides(p[2], 2);
-    const out = await be.call(args, b, { overrides, plain: !overrides?.size });
+    // Subnet-EVM's CallDetailed runs geth's doCall: a failed pre-check is its wrapped RPC error.
+    const out = await be.call(args, b, { overrides, plain: !overrides?.size }).catch((e) => {
+      throw doCallError(e);
+    });
     let err = out.error ?? '';
     if (out.reverted) err = revertMessage(out.returnValue);
     return { gas: Number(out.gasUsed), errCode: out.reverted ? 3 : 0, err, returnData: hexD(out.returnValue) };

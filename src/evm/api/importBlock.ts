@@ -5,8 +5,11 @@
 // block builder runs (src/evm/miner/builder.ts), with the block's txs instead of the pool's, and
 // is written and accepted like a mined block (src/evm/miner/miner.ts `mine`). The caller holds
 // the chain's mining lock.
-import { Address } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { checksumAddress } from '../chain/devAccounts.js';
+import { txFeeCap, txTipCap, MAX_INITCODE_SIZE } from '../txpool/pool.js';
 import type { Block } from '../chain/blockchain.js';
 import { orderedTrieRoot } from '../chain/blockchain.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
@@ -61,8 +64,7 @@ export async function importBlock(be: EvmBackend, file: Block): Promise<void> {
     for (let i = 0; i < txs.length; i++) {
       const tx = txs[i];
       try {
-        if (tx.gasLimit > header.gasLimit - gasUsed) throw new Error('gas limit reached');
-        await be.consensus.checkTxAllowed(sm, new Address(file.senders[i]), header);
+        await preCheck(be, sm, tx, new Address(file.senders[i]), header, header.gasLimit - gasUsed, rules.isDurango);
         const { result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed);
         gasUsed += result.totalGasSpent;
         recordReceipt(tx, result, gasUsed, receiptBytes, bloom, receipts);
@@ -128,4 +130,36 @@ function show(v: unknown): string {
   if (v === undefined) return 'nil';
   if (v instanceof Uint8Array) return '0x' + hx(v);
   return String(v);
+}
+
+/**
+ * geth's checks before a tx of a block runs (state_transition.go preCheck, buyGas, TransitionDb),
+ * in its order and words, with Subnet-EVM's TxAllowList after the EOA check (reference §9.3):
+ * nonce, sender is an EOA, TxAllowList, fee caps, balance (gas × fee cap + value), the block's gas
+ * left, intrinsic gas (warp predicate gas included), Durango's initcode limit. ethereumjs' runTx
+ * checks the same things afterwards, in its own words.
+ */
+async function preCheck(be: EvmBackend, sm: MerkleStateManager, tx: TypedTransaction, sender: Address, header: ChainHeader, gasLeft: bigint, isDurango: boolean): Promise<void> {
+  const acc = (await sm.getAccount(sender)) ?? new Account();
+  const from = checksumAddress(sender.toString());
+  if (acc.nonce < tx.nonce) throw new Error(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${acc.nonce}`);
+  if (acc.nonce > tx.nonce) throw new Error(`nonce too low: address ${from}, tx: ${tx.nonce} state: ${acc.nonce}`);
+  if (acc.nonce === 2n ** 64n - 1n) throw new Error(`nonce has max value: address ${from}, nonce: ${acc.nonce}`);
+  if (acc.codeHash.length === 32 && !eq(acc.codeHash, KECCAK256_NULL) && acc.codeHash.some((x) => x !== 0)) {
+    throw new Error(`sender not an eoa: address ${from}, codehash: 0x${hx(acc.codeHash)}`);
+  }
+  await be.consensus.checkTxAllowed(sm, sender, header);
+  const feeCap = txFeeCap(tx);
+  const tip = txTipCap(tx);
+  if (feeCap < tip) throw new Error(`max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`);
+  const baseFee = header.baseFee ?? 0n;
+  if (header.baseFee !== undefined && feeCap < baseFee) throw new Error(`max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`);
+  const want = tx.gasLimit * feeCap + tx.value;
+  if (acc.balance < want) throw new Error(`insufficient funds for gas * price + value: address ${from} have ${acc.balance} want ${want}`);
+  if (tx.gasLimit > gasLeft) throw new Error('gas limit reached');
+  const intrinsic = tx.getIntrinsicGas();
+  if (tx.gasLimit < intrinsic) throw new Error(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`);
+  if (isDurango && tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {
+    throw new Error(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`);
+  }
 }

@@ -44,7 +44,7 @@ test('eth_call from a contract: msg.sender is the contract, its code stays visib
   assert.ok(gas > 21000n);
   // A value transfer from the contract's balance (zero) still fails as for any account.
   const poor = await rpc.raw('eth_call', [{ from: a, to: b, value: '0x1' }, 'latest']);
-  assert.match(poor.error.message, /^insufficient funds for transfer/);
+  assert.match(poor.error.message, /^err: insufficient funds for gas \* price \+ value: /);
 });
 
 test('eth_call from an account given code (test control or state override) works the same', async () => {

@@ -87,7 +87,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   let blockTimeMs = 0;
   const bt = options.blockTime ?? options['block-time'];
   if (bt !== undefined && bt !== null) blockTimeMs = typeof bt === 'number' ? bt : durationMs(bt);
-  return {
+  const parsed: ParsedVmConfig = {
     file: c,
     ethApis: apis,
     rpcGasCap: BigInt(num('rpc-gas-cap', 50_000_000)),
@@ -118,6 +118,46 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     preimagesEnabled: boolKey(c, raw, 'preimages-enabled') ?? dev,
     ...keystore,
   };
+  // Go decodes the whole file (its type errors first), then validates.
+  validateVmConfig(c, raw);
+  return parsed;
+}
+
+/**
+ * Subnet-EVM's Config.Validate, its rules in its order and words (reference §9.4). Powder keeps no
+ * pruned state, so these keys change nothing else; a combination the real node refuses still stops
+ * the chain. (The production-network commit-interval rules do not apply to a local network.)
+ */
+function validateVmConfig(c: Record<string, unknown>, raw: Uint8Array | undefined): void {
+  const pruning = boolKey(c, raw, 'pruning-enabled') ?? true;
+  const offlinePruning = boolKey(c, raw, 'offline-pruning-enabled') ?? false;
+  const populate = uintKey(c, raw, 'populate-missing-tries'); // *uint64: any value, 0 too, is "set"
+  const parallelism = uintKey(c, raw, 'populate-missing-tries-parallelism') ?? 1024;
+  const commitInterval = uintKey(c, raw, 'commit-interval') ?? 4096;
+  const stateHistory = uintKey(c, raw, 'state-history') ?? 32;
+  const stake = floatKey(c, raw, 'push-gossip-percent-stake') ?? 0.9;
+  const fail = (msg: string): never => {
+    throw new Error(msg);
+  };
+  if (populate !== undefined && (offlinePruning || pruning)) {
+    fail(`cannot enable populate missing tries while offline pruning (enabled: ${offlinePruning})/pruning (enabled: ${pruning}) are enabled`);
+  }
+  if (populate !== undefined && parallelism < 1) fail(`cannot enable populate missing tries without at least one reader (parallelism: ${parallelism})`);
+  if (!pruning && offlinePruning) fail('cannot run offline pruning while pruning is disabled');
+  if (pruning && commitInterval === 0) fail('cannot use commit interval of 0 with pruning enabled');
+  if (pruning && stateHistory === 0) fail('cannot use state history of 0 with pruning enabled');
+  // Go's %f: six decimals.
+  if (stake < 0 || stake > 1) fail(`push-gossip-percent-stake is ${stake.toFixed(6)} but must be in the range [0, 1]`);
+  // Checked when the chain's database is set up, after Validate.
+  if (stringKey(c, raw, 'state-scheme') === 'path') fail('path state scheme is not supported');
+}
+
+/** A float64 key of config.json: undefined when absent or null; Go's decoder error for anything else. */
+function floatKey(c: Record<string, unknown>, raw: Uint8Array | undefined, key: string): number | undefined {
+  const v = c[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number') unmarshalError(raw, `json: cannot unmarshal ${goTypeName(v)} into Go struct field Config.${key} of type float64`);
+  return v;
 }
 
 /**

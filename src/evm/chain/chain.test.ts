@@ -98,6 +98,15 @@ test('block tags: latest/pending/safe/finalized/accepted are the last accepted b
   assert.equal(await rpc('eth_getTransactionReceipt', ['0x' + '11'.repeat(32)]), null);
 });
 
+test('"pending" block and header: the last accepted one with hash, nonce and miner null (geth\'s API)', async () => {
+  for (const [method, extra] of [['eth_getBlockByNumber', [false]], ['eth_getHeaderByNumber', []]] as const) {
+    const latest = await rpc(method, ['latest', ...extra]);
+    const pending = await rpc(method, ['pending', ...extra]);
+    assert.deepEqual(Object.keys(pending), Object.keys(latest), method);
+    assert.deepEqual(pending, { ...latest, hash: null, nonce: null, miner: null }, method);
+  }
+});
+
 test('bad params are answered with geth texts', async () => {
   let e = await rpcError(rpc('eth_getBalance', ['0x1234', 'latest']));
   assert.deepEqual([e.code, e.message], [-32602, 'invalid argument 0: hex string has length 4, want 40 for common.Address']);

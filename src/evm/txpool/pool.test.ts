@@ -107,6 +107,9 @@ test('transaction type not supported (blob tx), unprotected legacy tx refused', 
   const old = createCustomCommon({ chainId: '43210' }, Mainnet, { hardfork: 'tangerineWhistle' });
   const unprotected = createTx({ ...tx.toJSON(), type: 0 } as never, { common: old }).sign(Buffer.from('59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', 'hex'));
   assert.equal(await sendErr('0x' + Buffer.from(unprotected.serialize()).toString('hex')), 'only replay-protected (EIP-155) transactions allowed over RPC');
+  // geth's SubmitTransaction checks the fee cap (rpc-tx-fee-cap) before the replay protection.
+  const costly = createTx({ type: 0, nonce: 0n, gasLimit: 21000n, gasPrice: 10n ** 16n, to: DEV_ADDRS[0] as `0x${string}` }, { common: old }).sign(Buffer.from('59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', 'hex'));
+  assert.equal(await sendErr('0x' + Buffer.from(costly.serialize()).toString('hex')), 'tx fee (210.00 ether) exceeds the configured cap (100.00 ether)');
 });
 
 test('nonce gaps queue; replacement needs a 10 % bump; already known; filling the gap mines both', async () => {

@@ -247,22 +247,27 @@ export class TxPool {
 
   /**
    * geth's "price and nonce" order: per sender in nonce order; across senders the highest
-   * effective tip first, ties by arrival. Only txs whose fee cap covers `baseFee`.
+   * effective tip first, ties by arrival. Only txs whose fee cap covers `baseFee`. The miner
+   * (fillTransactions) takes the locals' txs first, then the remotes' (reference §9.1).
    */
   *ordered(baseFee: bigint): Generator<PoolTx, void, boolean | undefined> {
-    const heads: { list: PoolTx[]; i: number }[] = [];
+    const heads: { list: PoolTx[]; i: number; local: boolean }[] = [];
+    const { allLocal, locals } = this.limits;
     for (const from of this.accounts.keys()) {
       const { pending } = this.split(from);
-      if (pending.length) heads.push({ list: pending, i: 0 });
+      if (pending.length) heads.push({ list: pending, i: 0, local: allLocal || locals.has(from) });
     }
-    const better = (a: PoolTx, b: PoolTx) => {
+    const better = (ha: { list: PoolTx[]; i: number; local: boolean }, hb: { list: PoolTx[]; i: number; local: boolean }) => {
+      if (ha.local !== hb.local) return ha.local;
+      const a = ha.list[ha.i];
+      const b = hb.list[hb.i];
       const ta = effectiveTip(a.tx, baseFee);
       const tb = effectiveTip(b.tx, baseFee);
       return ta !== tb ? ta > tb : a.seq < b.seq;
     };
     while (heads.length) {
       let best = 0;
-      for (let k = 1; k < heads.length; k++) if (better(heads[k].list[heads[k].i], heads[best].list[heads[best].i])) best = k;
+      for (let k = 1; k < heads.length; k++) if (better(heads[k], heads[best])) best = k;
       const h = heads[best];
       const p = h.list[h.i];
       if (feeCap(p.tx) < baseFee) {

@@ -100,3 +100,20 @@ test('locals never expire: priority-regossip-addresses, and every sender with lo
     }
   }
 });
+
+test('block building takes the locals\' txs first (priority-regossip-addresses), then the rest by tip', async () => {
+  const { node, rpc } = await devNodeWithConfig({ 'priority-regossip-addresses': ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] });
+  try {
+    await rpc('evm_setAutomine', [false]);
+    const [n0, n1, n2] = [await nonceOf(rpc, 0), await nonceOf(rpc, 1), await nonceOf(rpc, 2)];
+    const tip = (gwei: bigint) => ({ maxFeePerGas: 100_000_000_000n, maxPriorityFeePerGas: gwei * 1_000_000_000n });
+    const high = (await rpc('eth_sendRawTransaction', [signTx(2, { nonce: n2, to: DEV_ADDRS[0], ...tip(20n) })])) as string;
+    const mid = (await rpc('eth_sendRawTransaction', [signTx(0, { nonce: n0, to: DEV_ADDRS[2], ...tip(10n) })])) as string;
+    const local = (await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n1, to: DEV_ADDRS[0], ...tip(1n) })])) as string;
+    await rpc('evm_mine', []);
+    const block = (await rpc('eth_getBlockByNumber', ['latest', false])) as { transactions: string[] };
+    assert.deepEqual(block.transactions, [local, high, mid], 'the local sender first despite its lowest tip');
+  } finally {
+    await node.stop();
+  }
+});
