@@ -418,7 +418,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
       .map(([k, c]) => `${NODE_KINDS[k].label}: \`${c.replace(/  \(cwd.*$/, '')}\``)
       .join('; ')}.`,
     '',
-    `Each cell: median (min–max) over ${info.config.coldReps} cold starts, ${info.config.loadReps} × ${info.config.loadMs / 1000} s load runs, ${info.config.txReps} transfer runs; nodes interleaved within every repetition. "Powder vs X" = Powder's advantage: its rate ÷ X's, or X's time/memory ÷ Powder's; > 1 means Powder is better.`,
+    `Each cell: median (min–max) over ${info.config.coldReps} cold starts, ${info.config.loadReps} × ${info.config.loadMs / 1000} s load runs, ${info.config.txReps} transfer runs; nodes interleaved within every repetition, in an order that rotates from one repetition to the next. "Powder vs X" = Powder's advantage: its rate ÷ X's, or X's time/memory ÷ Powder's; > 1 means Powder is better.`,
   ];
   if (subset) md.push('', `Subset run: --only=${info.only.join(',')}.`);
   for (const [k, reason] of Object.entries(unavailable)) md.push('', `**${NODE_KINDS[k].label} not measured**: ${reason.replace(/\s+/g, ' ').slice(0, 300)}`);
