@@ -25,6 +25,7 @@ import { blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '
 import type { ChainHeader } from '../chain/header.js';
 import type { Miner } from '../miner/miner.js';
 import { MAX_INITCODE_SIZE, PoolHeadMovedError, TxPoolError, type TxPool } from '../txpool/pool.js';
+import { feeCapBelowBaseFee, initcodeTooLarge, insufficientFunds, intrinsicGasTooLow, tipAboveFeeCap } from '../chain/precheckErrors.js';
 import { JsonText, RpcError, toJSON } from '../rpc/server.js';
 import { address as parseAddress, invalidArg, quantity, type BlockSpec } from './args.js';
 import { checkDataInput, checkOverride, optStateOverrideArg, transactionArgsArg, type TransactionArgs } from '../rpc/params.js';
@@ -399,7 +400,7 @@ export class EvmBackend {
       // geth's ToMessage: an absent fee field is 0 (a tip alone fails the tip-above-fee-cap check).
       const maxFee = args.maxFeePerGas ?? 0n;
       const tip = args.maxPriorityFeePerGas ?? 0n;
-      if (maxFee < tip) throw new CallPrecheckError(`max priority fee per gas higher than max fee per gas: address ${checksumAddress(from.toString())}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${maxFee}`, gas);
+      if (maxFee < tip) throw new CallPrecheckError(tipAboveFeeCap(checksumAddress(from.toString()), tip, maxFee), gas);
       feeCap = maxFee;
       txData = { type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: args.accessList ?? [], v: 0n, chainId: this.chainId, ...base };
     } else if (args.accessList !== undefined) {
@@ -410,7 +411,7 @@ export class EvmBackend {
       txData = { type: 0, gasPrice: feeCap, v: 27n, ...base };
     }
     if (!zeroFees && feeCap < baseFee) {
-      throw new CallPrecheckError(`max fee per gas less than block base fee: address ${checksumAddress(from.toString())}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`, gas);
+      throw new CallPrecheckError(feeCapBelowBaseFee(checksumAddress(from.toString()), feeCap, baseFee), gas);
     }
     try {
       tx = withSender(createTx(txData as never, common2), from);
@@ -422,13 +423,13 @@ export class EvmBackend {
     const mgval = gas * price;
     // geth's buyGas: the balance must cover gas × fee cap plus the value, zero fees included.
     if (acc.balance < mgval + value) {
-      throw new CallPrecheckError(`insufficient funds for gas * price + value: address ${checksumAddress(from.toString())} have ${acc.balance} want ${mgval + value}`, gas);
+      throw new CallPrecheckError(insufficientFunds(checksumAddress(from.toString()), acc.balance, mgval + value), gas);
     }
     const intrinsic = tx.getIntrinsicGas();
-    if (gas < intrinsic) throw new CallPrecheckError(`intrinsic gas too low: have ${gas}, want ${intrinsic}`, gas);
+    if (gas < intrinsic) throw new CallPrecheckError(intrinsicGasTooLow(gas, intrinsic), gas);
     if (acc.balance - mgval < value) throw new CallPrecheckError(`insufficient funds for transfer: address ${checksumAddress(from.toString())}`, gas);
     if (args.to === undefined && tx.data.length > MAX_INITCODE_SIZE && common.isActivatedEIP(3860)) {
-      throw new CallPrecheckError(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`, gas);
+      throw new CallPrecheckError(initcodeTooLarge(tx.data.length), gas);
     }
     let vm = session?.vm;
     if (!vm) {

@@ -10,6 +10,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { checksumAddress } from '../chain/devAccounts.js';
 import { txFeeCap, txTipCap, MAX_INITCODE_SIZE } from '../txpool/pool.js';
+import { feeCapBelowBaseFee, initcodeTooLarge, insufficientFunds, intrinsicGasTooLow, tipAboveFeeCap } from '../chain/precheckErrors.js';
 import type { Block } from '../chain/blockchain.js';
 import { orderedTrieRoot } from '../chain/blockchain.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
@@ -151,15 +152,15 @@ async function preCheck(be: EvmBackend, sm: MerkleStateManager, tx: TypedTransac
   await be.consensus.checkTxAllowed(sm, sender, header);
   const feeCap = txFeeCap(tx);
   const tip = txTipCap(tx);
-  if (feeCap < tip) throw new Error(`max priority fee per gas higher than max fee per gas: address ${from}, maxPriorityFeePerGas: ${tip}, maxFeePerGas: ${feeCap}`);
+  if (feeCap < tip) throw new Error(tipAboveFeeCap(from, tip, feeCap));
   const baseFee = header.baseFee ?? 0n;
-  if (header.baseFee !== undefined && feeCap < baseFee) throw new Error(`max fee per gas less than block base fee: address ${from}, maxFeePerGas: ${feeCap}, baseFee: ${baseFee}`);
+  if (header.baseFee !== undefined && feeCap < baseFee) throw new Error(feeCapBelowBaseFee(from, feeCap, baseFee));
   const want = tx.gasLimit * feeCap + tx.value;
-  if (acc.balance < want) throw new Error(`insufficient funds for gas * price + value: address ${from} have ${acc.balance} want ${want}`);
+  if (acc.balance < want) throw new Error(insufficientFunds(from, acc.balance, want));
   if (tx.gasLimit > gasLeft) throw new Error('gas limit reached');
   const intrinsic = tx.getIntrinsicGas();
-  if (tx.gasLimit < intrinsic) throw new Error(`intrinsic gas too low: have ${tx.gasLimit}, want ${intrinsic}`);
+  if (tx.gasLimit < intrinsic) throw new Error(intrinsicGasTooLow(tx.gasLimit, intrinsic));
   if (isDurango && tx.to === undefined && tx.data.length > MAX_INITCODE_SIZE) {
-    throw new Error(`max initcode size exceeded: code size ${tx.data.length} limit ${MAX_INITCODE_SIZE}`);
+    throw new Error(initcodeTooLarge(tx.data.length));
   }
 }

@@ -11,10 +11,12 @@
 // precompile unchanged — gas, input checks, versioned hash, return value.
 import { getActivePrecompiles, type PrecompileFunc, type PrecompileInput } from '@ethereumjs/evm';
 import type { CustomCrypto } from '@ethereumjs/common';
+import { Address } from '@ethereumjs/util';
 import { dynamicImport } from '../../dynamicImport.js';
 
 /** 0x…0a, as the package's precompile map keys it (unprefixed, lower-case). */
 export const KZG_POINT_EVALUATION_KEY = '000000000000000000000000000000000000000a';
+export const KZG_POINT_EVALUATION_ADDRESS = new Address(Buffer.from(KZG_POINT_EVALUATION_KEY, 'hex'));
 
 type KZG = NonNullable<CustomCrypto['kzg']>;
 let loading: Promise<KZG> | undefined;

@@ -20,7 +20,7 @@ import type { StateManagerInterface } from '@ethereumjs/common';
 import { Account, Address } from '@ethereumjs/util';
 import { EMPTY, fromHex, toHex } from './abi.js';
 import { INVALIDATE_DELEGATE_UNIX, P256_VERIFY_ADDRESS } from './addresses.js';
-import { KZG_POINT_EVALUATION_KEY, kzgPointEvaluation } from './kzg.js';
+import { KZG_POINT_EVALUATION_ADDRESS, kzgPointEvaluation } from './kzg.js';
 
 /** The part of the chain's `Rules` (src/evm/config/chainConfig.ts) the precompiles need. */
 export interface PrecompileRules {
@@ -240,7 +240,7 @@ export function wireEVM(
   // KZG point evaluation: the package's, with a KZG loaded on its first call (kzg.ts).
   // (_customPrecompiles is also what ethereumjs re-reads on a hardfork change.)
   const custom: CustomPrecompile[] = [];
-  if (evm.common.isActivatedEIP(4844)) custom.push({ address: new Address(fromHex('0x' + KZG_POINT_EVALUATION_KEY)), function: kzgPointEvaluation() });
+  if (evm.common.isActivatedEIP(4844)) custom.push({ address: KZG_POINT_EVALUATION_ADDRESS, function: kzgPointEvaluation() });
   if (rules.isGranite) custom.push({ address: new Address(fromHex(P256_VERIFY_ADDRESS)), function: p256Verify() });
   const inner = evm as unknown as { _customPrecompiles?: CustomPrecompile[]; _precompiles: Map<string, PrecompileFunc> };
   inner._customPrecompiles = custom;
