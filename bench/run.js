@@ -2,7 +2,7 @@
 // Runs every workload against every node, interleaved (for each workload, for each repetition,
 // every node in turn), and writes results/latest.json, results/latest.md and (full runs) the
 // generated part of docs/benchmarks.md. Usage: node run.js [--quick] [--nodes=anvil,hardhat,ganache,powder]
-//   [--only=<workload ids>] [--powder=<path to bin/powder.js>] [--no-docs] [--docs]
+//   [--only=<workload ids>] [--powder=<path to bin/powder.js>] [--keep-env] [--no-docs] [--docs]
 //   | node run.js --render (tables again from results/latest.json)
 // --only runs a subset (ids: see WORKLOAD_IDS) and writes results/only.{json,md} instead, never the docs.
 import { execFileSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
 import { compileToken } from './lib/contract.js';
 import { runLoad, RpcClient } from './lib/rpc.js';
-import { BENCH_DIR, ROOT_DIR, NODE_KINDS, DEFAULT_CHAIN_ID, DEFAULT_POWDER_BIN, powderRootOf, startNode, stopNode, memory, cpuSeconds } from './lib/nodes.js';
+import { BENCH_DIR, ROOT_DIR, NODE_KINDS, DEFAULT_CHAIN_ID, DEFAULT_POWDER_BIN, droppedEnvHere, powderRootOf, startNode, stopNode, memory, cpuSeconds } from './lib/nodes.js';
 import { makeKeys, setupChain, TransferSigner, runTransfers, balanceOfCall, distinctBalanceOfBodies } from './lib/chain.js';
 import { comparisonTable, powderOnlyTable } from './lib/report.js';
 
@@ -42,6 +42,8 @@ const ALL_NODES = ['anvil', 'hardhat', 'ganache', 'powder'];
 const requested = (option('nodes') ?? ALL_NODES.join(',')).split(',').filter(Boolean);
 for (const n of requested) if (!NODE_KINDS[n]) usage(`--nodes: unknown node ${n}; known: ${ALL_NODES.join(', ')}`);
 const MiB = 1024 * 1024;
+// --keep-env: start the nodes with this environment as it is (by default lib/nodes.js's DROPPED_ENV is taken out for all).
+const KEEP_ENV = flag('keep-env');
 
 // --powder: the Powder build to measure (a path to its bin/powder.js, relative to the current directory).
 const POWDER_BIN = resolve(option('powder') ?? DEFAULT_POWDER_BIN);
@@ -151,7 +153,7 @@ function commandLines() {
 
 async function main() {
   log(`mode ${CONFIG.mode}; nodes ${requested.join(', ')}${ONLY ? `; only ${ONLY.join(', ')}` : ''}; Powder ${POWDER_BIN}; logs in ${logDir}`);
-  const info = { machine: machine(), versions: versions(), commands: commandLines(), config: CONFIG, powderBin: POWDER_BIN, only: ONLY ?? null };
+  const info = { machine: machine(), versions: versions(), commands: commandLines(), config: CONFIG, powderBin: POWDER_BIN, only: ONLY ?? null, droppedEnv: KEEP_ENV ? [] : droppedEnvHere() };
   const token = compileToken();
   info.versions.solcCompiler = token.solcVersion;
   const keys = makeKeys();
@@ -167,7 +169,7 @@ async function main() {
   let chainId = DEFAULT_CHAIN_ID;
   for (const kind of [...requested].sort((a, b) => (b === 'powder') - (a === 'powder'))) {
     try {
-      const n = await startNode(kind, { logDir, chainId, readyTimeoutMs: 180_000, powderBin: POWDER_BIN });
+      const n = await startNode(kind, { logDir, chainId, readyTimeoutMs: 180_000, powderBin: POWDER_BIN, keepEnv: KEEP_ENV });
       if (kind === 'powder') chainId = Number(BigInt(n.chainId));
       log(`warm-up ${n.label}: eth_chainId ${n.chainId} after ${n.startMs.toFixed(0)} ms`);
       await stopNode(n);
@@ -184,7 +186,7 @@ async function main() {
   for (let rep = 0; cold && rep < CONFIG.coldReps; rep++) {
     for (const kind of inTurn(nodes, rep)) {
       try {
-        const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN });
+        const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, keepEnv: KEEP_ENV });
         sample(cold, kind, { value: n.startMs });
         sample(rssStart, kind, { value: n.rssAtStart / MiB });
         await stopNode(n);
@@ -207,7 +209,7 @@ async function main() {
   const bringUp = async (kind) => {
     delete setupErrors[kind];
     try {
-      const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN });
+      const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, keepEnv: KEEP_ENV });
       running.set(kind, n);
       n.chainIdNum = Number(BigInt(n.chainId));
       const s = await setupChain(n.url, n.chainIdNum, keys, token);
@@ -420,6 +422,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
     '',
     `Each cell: median (min–max) over ${info.config.coldReps} cold starts, ${info.config.loadReps} × ${info.config.loadMs / 1000} s load runs, ${info.config.txReps} transfer runs; nodes interleaved within every repetition, in an order that rotates from one repetition to the next. "Powder vs X" = Powder's advantage: its rate ÷ X's, or X's time/memory ÷ Powder's; > 1 means Powder is better.`,
   ];
+  if (info.droppedEnv?.length) md.push('', `Every node started without ${info.droppedEnv.join(', ')}, which this machine's environment sets (bench/lib/nodes.js says why; \`--keep-env\` keeps it).`);
   if (subset) md.push('', `Subset run: --only=${info.only.join(',')}.`);
   for (const [k, reason] of Object.entries(unavailable)) md.push('', `**${NODE_KINDS[k].label} not measured**: ${reason.replace(/\s+/g, ' ').slice(0, 300)}`);
   for (const [k, reason] of Object.entries(info.setupErrors)) md.push('', `**${NODE_KINDS[k].label} setup failed** (its workloads 2-5 show errors): ${reason}`);

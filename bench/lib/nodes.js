@@ -15,6 +15,17 @@ export const MNEMONIC = 'test test test test test test test test test test test 
 /** The peers' chain id when Powder is not measured; otherwise Powder's answer is used, so one set of signed txs fits all. */
 export const DEFAULT_CHAIN_ID = 43214;
 
+/**
+ * Variables taken out of every node's environment, the same for all four. NODE_EXTRA_CA_CERTS makes
+ * each Node.js process read and parse that certificate file before any of its code runs; this
+ * machine's environment points it at the system's 220 KB CA bundle, ~55 ms of every start of a
+ * Node-based node (Hardhat, Ganache, Powder) and none of Anvil's. No node here makes a TLS
+ * connection. `run.js --keep-env` starts the nodes with the environment as it is.
+ */
+export const DROPPED_ENV = ['NODE_EXTRA_CA_CERTS'];
+/** Of DROPPED_ENV, the variables this environment sets (what a run actually drops). */
+export const droppedEnvHere = () => DROPPED_ENV.filter((k) => process.env[k] !== undefined);
+
 const ANVIL_BIN = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 const HARDHAT_CLI = join(BENCH_DIR, 'node_modules/hardhat/internal/cli/cli.js');
 const GANACHE_CLI = join(BENCH_DIR, 'node_modules/ganache/dist/node/cli.js');
@@ -107,7 +118,7 @@ function probeChainId(port, path) {
  * Starts a node and waits for its first answered eth_chainId.
  * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
  */
-export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN } = {}) {
+export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, keepEnv = false } = {}) {
   const def = NODE_KINDS[kind];
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
@@ -115,6 +126,7 @@ export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, read
   const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
   const logFd = openSync(logPath, 'a');
   const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', BENCH_CHAIN_ID: String(chainId), NO_COLOR: '1' };
+  if (!keepEnv) for (const k of DROPPED_ENV) delete env[k];
   const t0 = performance.now();
   const child = spawn(program, args, { cwd: kind === 'powder' ? powderRootOf(powderBin) : BENCH_DIR, stdio: ['ignore', logFd, logFd], env });
   closeSync(logFd);
