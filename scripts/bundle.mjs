@@ -5,10 +5,12 @@
 // on Node 20) can be compiled with a code cache, which takes off another quarter. Native addons, and packages that locate files beside themselves, stay external
 // and load from node_modules as before.
 //
-// The library API (package.json `main`) is bundled the same way, with the same package patches,
-// as one ES module: dist/powder.lib.mjs (entry dist/src/index.js). A node started from it runs the
-// EVM as the CLI does (unpatched, an uncached eth_call costs ~1.3–1.5× the CPU) and loads one
-// file instead of ~400. Tests keep using the unbundled modules.
+// The library API (package.json `main`, dist/powder.lib.mjs) is bundled the same way, with the
+// same package patches: dist/powder.lib.cjs (entry dist/src/index.js), which the small ES module
+// dist/powder.lib.mjs loads through the same code cache and re-exports. A node started from it runs
+// the EVM as the CLI does (unpatched, an uncached eth_call costs ~1.3–1.5× the CPU), loads one file
+// instead of ~400, and a test suite's `import` + `startNode` take about half the time they take
+// without the cache (docs/performance.md, session 15). Tests keep using the unbundled modules.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -110,47 +112,81 @@ const common = {
   external: ['lmdb', 'keccak', 'secp256k1', '@chainsafe/blst', '@chainsafe/blst-linux-x64-gnu', 'msgpackr-extract', 'solc', 'bufferutil', 'utf-8-validate'],
 };
 
-await build({
+/** The CommonJS bundles' own settings: loaded by bin/loadBundle.js as a vm.Script with a code cache. */
+const commonJS = {
   ...common,
-  entryPoints: [join(root, 'dist/src/cli.js')],
-  outfile: join(root, 'dist/powder.cjs'),
   format: 'cjs',
   // Our modules find files beside themselves (package.json, native addons) from import.meta.url.
   define: { 'import.meta.url': '__powderModuleURL' },
   banner: { js: "const __powderModuleURL = require('node:url').pathToFileURL(__filename).href;" },
-});
+};
 
-await build({
-  ...common,
-  entryPoints: [join(root, 'dist/src/index.js')],
-  outfile: join(root, 'dist/powder.lib.mjs'),
-  format: 'esm',
-  // The external packages are loaded with require (native addons, CommonJS): an ES module has
-  // none of its own.
-  banner: { js: "import { createRequire as __powderCreateRequire } from 'node:module'; const require = __powderCreateRequire(import.meta.url);" },
-});
+await build({ ...commonJS, entryPoints: [join(root, 'dist/src/cli.js')], outfile: join(root, 'dist/powder.cjs') });
+await build({ ...commonJS, entryPoints: [join(root, 'dist/src/index.js')], outfile: join(root, 'dist/powder.lib.cjs') });
+await writeLibraryEntry();
 
-await makeCodeCache();
+await makeCodeCache('cli');
+await makeCodeCache('library');
 
 /**
- * Runs the new bundle once (bin/powder.js on a memory database and a free port), asks it one
- * eth_chainId, and waits for the code cache it then writes beside the bundle, so the first real
- * start already has it. A failure here only costs that first start its cache.
+ * dist/powder.lib.mjs, the package's `main`: loads dist/powder.lib.cjs through the code cache and
+ * re-exports its names. An ES module must name its exports in its text, so they are read from an
+ * ES-module analysis of the same entry (esbuild lists an ES module output's exports, not a
+ * CommonJS one's).
  */
-async function makeCodeCache() {
+async function writeLibraryEntry() {
+  const { writeFile } = await import('node:fs/promises');
+  const probe = await build({ ...common, entryPoints: [join(root, 'dist/src/index.js')], outfile: join(root, 'dist/powder.lib.probe.mjs'), format: 'esm', write: false, metafile: true, sourcemap: false });
+  const names = Object.values(probe.metafile.outputs).find((o) => o.entryPoint)?.exports ?? [];
+  if (!names.includes('startNode')) throw new Error(`bundle: the library entry's exports were not found (${names.join(', ')})`);
+  await writeFile(
+    join(root, 'dist/powder.lib.mjs'),
+    `// The package's entry, written by scripts/bundle.mjs: the library bundle (powder.lib.cjs) loaded
+// through V8's code cache (bin/loadBundle.js), its exports re-exported.
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from '../bin/loadBundle.js';
+// The bundle's import() goes through this module's own (src/dynamicImport.ts says why).
+globalThis.__powderImport ??= (specifier) => import(specifier);
+const { exports: lib, saveCodeCacheLater } = loadBundle(fileURLToPath(new URL('./powder.lib.cjs', import.meta.url)));
+saveCodeCacheLater();
+export const { ${names.join(', ')} } = lib;
+`,
+  );
+}
+
+/**
+ * Runs the new bundle once in a child process (the CLI, or a script that starts a node from the
+ * library entry; a memory database, a free port), asks it one eth_chainId, and waits for the code
+ * cache it then writes beside the bundle, so the first real start already has it. A failure here
+ * only costs that first start its cache.
+ */
+async function makeCodeCache(kind) {
   const { spawn } = await import('node:child_process');
-  const { existsSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { existsSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { pathToFileURL } = await import('node:url');
   const { codeCacheFile } = await import('../bin/loadBundle.js');
   const { tmpdir } = await import('node:os');
-  const dataDir = mkdtempSync(join(tmpdir(), 'powder-code-cache-'));
-  const child = spawn(process.execPath, [join(root, 'bin/powder.js'), '--http-port=0', '--db-type=memdb', `--data-dir=${dataDir}`, '--log-display-level=off'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const bundle = join(root, kind === 'cli' ? 'dist/powder.cjs' : 'dist/powder.lib.cjs');
   // The child runs with no Node flags of its own (only an inherited NODE_OPTIONS): its cache name.
-  const cacheFile = codeCacheFile(join(root, 'dist/powder.cjs'), (process.env.NODE_OPTIONS ?? '').trim());
+  const cacheFile = codeCacheFile(bundle, (process.env.NODE_OPTIONS ?? '').trim());
   const hasCache = () => existsSync(cacheFile);
   if (hasCache()) return;
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-code-cache-'));
+  const nodeArgs = ['--http-port=0', '--db-type=memdb', `--data-dir=${dataDir}`, '--log-display-level=off'];
+  let program = join(root, 'bin/powder.js');
+  if (kind === 'library') {
+    program = join(dataDir, 'start.mjs');
+    const options = Object.fromEntries(nodeArgs.map((a) => a.slice(2).split(/=(.*)/s).slice(0, 2)));
+    writeFileSync(
+      program,
+      `const { startNode } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist/powder.lib.mjs')).href)});
+const node = await startNode(${JSON.stringify({ ...options, 'http-port': 0 })});
+console.log(\`RPC \${node.url}/ext/bc/dev/rpc\`);
+process.on('SIGTERM', () => node.stop().then(() => process.exit(0)));
+`,
+    );
+  }
+  const child = spawn(process.execPath, [program, ...(kind === 'cli' ? nodeArgs : [])], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
     const rpc = await new Promise((resolve, reject) => {
       let out = '';
@@ -166,7 +202,7 @@ async function makeCodeCache() {
     for (let i = 0; i < 100 && !hasCache(); i++) await new Promise((r) => setTimeout(r, 50));
     if (!hasCache()) throw new Error('no cache written');
   } catch (e) {
-    console.warn(`bundle: no code cache made (${e.message}); the first start makes it`);
+    console.warn(`bundle: no code cache made for the ${kind} (${e.message}); its first start makes it`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));

@@ -1,6 +1,7 @@
-// The package's entry (package.json `main`): the library bundle, dist/powder.lib.mjs, which carries
-// the CLI bundle's package patches (scripts/bundle.mjs). Needs `npm run build` (npm test does it).
-// A node from the bundle must run contracts exactly as a node from the modules the tests use.
+// The package's entry (package.json `main`): dist/powder.lib.mjs, which loads the library bundle
+// (dist/powder.lib.cjs, with the CLI bundle's package patches, scripts/bundle.mjs) through V8's code
+// cache. Needs `npm run build` (npm test does it). A node from the bundle must run contracts exactly
+// as a node from the modules the tests use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -63,6 +64,11 @@ test('the package entry is the library bundle, and its nodes run contracts exact
   const file = join(root, pkg.main);
   assert.ok(existsSync(file), `${pkg.main} is missing: \`npm run build\` makes it`);
   assert.ok(existsSync(join(root, pkg.types)), `${pkg.types} (the entry's types) is missing`);
+  // The entry loads the CommonJS bundle through bin/loadBundle.js, whose cache the build made.
+  const bundle = join(root, 'dist/powder.lib.cjs');
+  assert.match(readFileSync(file, 'utf8'), /loadBundle\(fileURLToPath\(new URL\('\.\/powder\.lib\.cjs', import\.meta\.url\)\)\)/);
+  const { codeCacheFile } = (await import(pathToFileURL(join(root, 'bin/loadBundle.js')).href)) as { codeCacheFile: (file: string, flags?: string) => string };
+  assert.ok(existsSync(codeCacheFile(bundle, (process.env.NODE_OPTIONS ?? '').trim())), 'the build made the library bundle\'s code cache');
   const lib = (await import(pathToFileURL(file).href)) as typeof modules;
   // Its own copy of the node (not a re-export of dist/src), with the library's whole face.
   assert.equal(typeof lib.startNode, 'function');
