@@ -7,22 +7,25 @@ const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 const ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
 
+/** Characters that may need escaping: anything but printable ASCII other than the quotes and `\\`. */
+const SPECIAL = /[^\x20\x21\x23-\x26\x28-\x5b\x5d-\x7e]/gu;
+
 function quoteWith(s: string, quote: '"' | "'"): string {
-  let out = quote;
-  for (const ch of s) {
-    if (ch === quote || ch === '\\') out += '\\' + ch;
-    else if (PRINTABLE.test(ch)) out += ch;
-    else if (ESCAPES[ch] !== undefined) out += ESCAPES[ch];
-    else {
-      const c = ch.codePointAt(0)!;
-      if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-      // A lone surrogate: what Go would have read as invalid UTF-8, decoded to U+FFFD.
-      else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
-      else if (c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0');
-      else out += '\\U' + c.toString(16).padStart(8, '0');
-    }
-  }
-  return out + quote;
+  // Per special character only (a name may be megabytes long: no per-character test of the rest).
+  return quote + s.replace(SPECIAL, (ch) => quoteChar(ch, quote)) + quote;
+}
+
+function quoteChar(ch: string, quote: '"' | "'"): string {
+  if (ch === '"' || ch === "'") return ch === quote ? '\\' + ch : ch;
+  if (ch === '\\') return '\\\\';
+  if (PRINTABLE.test(ch)) return ch;
+  if (ESCAPES[ch] !== undefined) return ESCAPES[ch];
+  const c = ch.codePointAt(0)!;
+  if (c < 0x20 || c === 0x7f) return '\\x' + c.toString(16).padStart(2, '0');
+  // A lone surrogate: what Go would have read as invalid UTF-8, decoded to U+FFFD.
+  if (c >= 0xd800 && c <= 0xdfff) return '\ufffd';
+  if (c < 0x10000) return '\\u' + c.toString(16).padStart(4, '0');
+  return '\\U' + c.toString(16).padStart(8, '0');
 }
 
 /** strconv.Quote: `"…"`. */

@@ -6,14 +6,27 @@ import { BoundedMap } from '../boundedMap.js';
 import { GO_MAX_DEPTH_ERROR, exceedsGoJsonDepth } from '../jsonDepth.js';
 import { readBody, BodyTooLargeError } from '../server/body.js';
 import { writeReply, type Reply, type RouteHandler } from '../server/router.js';
-import { RawNumber, lossyNumber, rawIds } from '../evm/rpc/rawIds.js';
 import { goQuote, goQuoteRune } from './goQuote.js';
+import { goSyntaxErrorOf } from './goScan.js';
+import { compactRaw, firstElement, goFoldKey, goParse, objectMembers, skipWs, wellFormed } from './rawJSON.js';
 
 export const UNMARSHAL_ERROR =
   "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
 
-/** A field decoder: returns the decoded value or throws (any throw becomes UNMARSHAL_ERROR). */
-export type FieldDecoder<T = unknown> = (v: unknown) => T;
+/**
+ * A field decoder: returns the decoded value or throws (any throw becomes UNMARSHAL_ERROR). It is
+ * called with each occurrence of its key in turn (Go decodes duplicate keys in order, last wins),
+ * then with undefined if the key never appeared.
+ */
+export type FieldDecoder<T = unknown> = ((v: unknown) => T) & { [NULL_KEEPS]?: true };
+
+/**
+ * Marks a decoder of a Go non-pointer scalar (string, bool, json.Uint64): a JSON null leaves such a
+ * field as it was — a duplicate `"k":null` after `"k":"x"` keeps "x" — while null resets a pointer
+ * or a slice (every other decoder).
+ */
+export const NULL_KEEPS = Symbol('null keeps the value');
+const keepsOnNull = <T>(d: (v: unknown) => T): FieldDecoder<T> => Object.assign(d, { [NULL_KEEPS]: true as const });
 
 export interface GorillaMethod {
   /** Argument fields by wire name; matched case-insensitively as Go's encoding/json does. */
@@ -25,21 +38,21 @@ export interface GorillaMethod {
 export type GorillaService = Record<string, GorillaMethod>;
 
 // Field decoders with Go encoding/json semantics (null leaves the zero value).
-export const str: FieldDecoder<string> = (v) => {
+export const str: FieldDecoder<string> = keepsOnNull((v) => {
   if (v === null || v === undefined) return '';
   if (typeof v !== 'string') throw new Error('not a string');
   return v;
-};
-export const optStr: FieldDecoder<string | undefined> = (v) => {
+});
+export const optStr: FieldDecoder<string | undefined> = keepsOnNull((v) => {
   if (v === null || v === undefined) return undefined;
   if (typeof v !== 'string') throw new Error('not a string');
   return v;
-};
-export const bool: FieldDecoder<boolean> = (v) => {
+});
+export const bool: FieldDecoder<boolean> = keepsOnNull((v) => {
   if (v === null || v === undefined) return false;
   if (typeof v !== 'boolean') throw new Error('not a bool');
   return v;
-};
+});
 export const strArray: FieldDecoder<string[] | undefined> = (v) => {
   if (v === null || v === undefined) return undefined;
   if (!Array.isArray(v) || v.some((x) => x !== null && typeof x !== 'string')) throw new Error('not a string array');
@@ -50,7 +63,7 @@ export const strArray: FieldDecoder<string[] | undefined> = (v) => {
  * utils/json.Uint64: a decimal string or a bare number. (A bare number past 2^53 arrives rounded by
  * JSON.parse — a string keeps every digit; one of 2^64 or more is refused, as Go refuses it.)
  */
-export const uint64: FieldDecoder<bigint> = (v) => {
+export const uint64: FieldDecoder<bigint> = keepsOnNull((v) => {
   if (v === null || v === undefined) return 0n;
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 64) return BigInt(v);
   if (typeof v === 'string' && /^[0-9]+$/.test(v)) {
@@ -58,7 +71,7 @@ export const uint64: FieldDecoder<bigint> = (v) => {
     if (n < 2n ** 64n) return n;
   }
   throw new Error('not a uint64');
-};
+});
 export function custom<T>(f: (v: unknown) => T): FieldDecoder<T> {
   return f;
 }
@@ -71,11 +84,20 @@ export function sortedObject<T>(entries: Iterable<[string, T]>): Record<string, 
   return out;
 }
 
+/** The decoded request (json2.serverRequest): params and id are raw spans of the source text. */
 interface Envelope {
   jsonrpc: string;
   method: string;
-  params: unknown;
-  id: unknown;
+  /** The source text the spans index. */
+  text: string;
+  /** json.RawMessage members: the last occurrence's span; undefined when absent or null. */
+  params: Span | undefined;
+  id: Span | undefined;
+}
+
+interface Span {
+  start: number;
+  end: number;
 }
 
 class RpcError extends Error {
@@ -134,14 +156,29 @@ export function goTypeName(v: unknown): string {
  * encoding/json error texts for the common syntax errors (V8's texts mapped by their meaning).
  */
 export function parseGoJSON(text: string): unknown {
+  return parseGoJSONText(text).value;
+}
+
+/**
+ * parseGoJSON, with the text of the first JSON value (trailing bytes cut off). `bytes` is the text
+ * as received, when there is one: Go's error texts quote the offending byte.
+ */
+function parseGoJSONText(text: string, bytes?: Uint8Array): { value: unknown; text: string } {
   if (ONLY_SPACE.test(text)) throw new Error('EOF');
   if (exceedsGoJsonDepth(text)) throw new Error(GO_MAX_DEPTH_ERROR);
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), text };
   } catch (e) {
     const msg = (e as Error).message;
     const trailing = /after JSON at position (\d+)/.exec(msg);
-    if (trailing) return parseGoJSON(text.slice(0, Number(trailing[1])));
+    if (trailing) return parseGoJSONText(text.slice(0, Number(trailing[1])));
+    // Go's scanner on the bytes gives Go's exact text. Where it finds a whole first value that V8
+    // did not (`01` is Go's 0, then ignored bytes), that value is the request.
+    const b = bytes ?? Buffer.from(text, 'utf8');
+    const go = goSyntaxErrorOf(b);
+    if (typeof go === 'string') throw new Error(go);
+    const first = Buffer.from(b.buffer, b.byteOffset, go).toString('utf8');
+    if (first.length < text.length) return parseGoJSONText(first);
     throw new Error(goSyntaxError(text, msg));
   }
 }
@@ -175,35 +212,74 @@ function goQuoteChar(c: string): string {
   return goQuoteRune(String.fromCharCode(Buffer.from(c, 'utf8')[0]));
 }
 
-function decodeEnvelope(raw: unknown): { env: Envelope; typeError?: string } {
-  const env: Envelope = { jsonrpc: '', method: '', params: null, id: null };
+const FOLDED_JSONRPC = 'JSONRPC';
+const FOLDED_METHOD = 'METHOD';
+const FOLDED_PARAMS = 'PARAMS';
+const FOLDED_ID = 'ID';
+
+/** The JSON type of the value whose text starts with `c`, as Go's UnmarshalTypeError names it. */
+function goTypeOfText(c: number): string {
+  if (c === 0x22) return 'string';
+  if (c === 0x7b) return 'object';
+  if (c === 0x5b) return 'array';
+  if (c === 0x74 || c === 0x66) return 'bool';
+  return 'number';
+}
+
+/**
+ * Go's decoding of the body into json2.serverRequest: members in order (duplicates: the last
+ * wins; keys matched case-insensitively), a null leaves jsonrpc/method as they were and clears
+ * params/id, a wrong type is reported (the first one) after the rest has been decoded.
+ */
+function decodeEnvelope(raw: unknown, text: string): { env: Envelope; typeError?: string } {
+  const env: Envelope = { jsonrpc: '', method: '', text, params: undefined, id: undefined };
   if (raw === null) return { env };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     return { env, typeError: `json: cannot unmarshal ${goTypeName(raw)} into Go value of type json2.serverRequest` };
   }
   let typeError: string | undefined;
-  const obj = raw as Record<string, unknown>;
-  for (const k of Object.keys(obj)) {
-    const v = obj[k];
-    const key = k === 'jsonrpc' || k === 'method' || k === 'params' || k === 'id' ? k : k.toLowerCase();
-    if (key === 'jsonrpc' || key === 'method') {
-      if (v === null) continue;
-      if (typeof v !== 'string') {
-        typeError ??= `json: cannot unmarshal ${goTypeName(v)} into Go struct field serverRequest.${key === 'jsonrpc' ? 'jsonrpc' : 'method'} of type string`;
+  for (const m of objectMembers(text, skipWs(text, 0))) {
+    const k = m.key;
+    const key = k === 'jsonrpc' ? FOLDED_JSONRPC : k === 'method' ? FOLDED_METHOD : k === 'params' ? FOLDED_PARAMS : k === 'id' ? FOLDED_ID : goFoldKey(k);
+    const c = text.charCodeAt(m.start);
+    const isNull = c === 0x6e; // null
+    if (key === FOLDED_JSONRPC || key === FOLDED_METHOD) {
+      if (isNull) continue;
+      const field = key === FOLDED_JSONRPC ? 'jsonrpc' : 'method';
+      if (c !== 0x22) {
+        typeError ??= `json: cannot unmarshal ${goTypeOfText(c)} into Go struct field serverRequest.${field} of type string`;
         continue;
       }
-      env[key] = v;
-    } else if (key === 'params') env.params = v;
-    else if (key === 'id') env.id = v;
+      env[field] = goParse(text.slice(m.start, m.end)) as string;
+    } else if (key === FOLDED_PARAMS) env.params = isNull ? undefined : m;
+    else if (key === FOLDED_ID) env.id = isNull ? undefined : m;
   }
   return { env, typeError };
 }
+
+/** The request as Go echoes it in -32700/-32600 errors: all four members, raw ones as sent. */
+function echoText(env: Envelope): string {
+  return `{"jsonrpc":${goJSON(env.jsonrpc)},"method":${goJSON(env.method)},"params":${rawText(env, env.params)},"id":${rawText(env, env.id)}}`;
+}
+
+const rawText = (env: Envelope, span: Span | undefined): string => (span === undefined ? 'null' : compactRaw(env.text, span.start, span.end));
+
+const EMPTY_ECHO = '{"jsonrpc":"","method":"","params":null,"id":null}';
 
 /** AvalancheGo's name conversion (utils/json/codec.go) then gorilla's split. */
 /** Resolved method names (a node answers few distinct ones; bounded against a client sending many). */
 const resolved = new BoundedMap<string, { service: string; method: string }>(256);
 
+/** Whether the resolution cache holds a name (for tests: no client's huge string is kept). */
+export function isMethodNameCached(name: string): boolean {
+  return resolved.has(name);
+}
+
+/** Names longer than this are resolved each time: the cache must not hold a client's huge strings. */
+const MAX_CACHED_NAME = 128;
+
 function resolveMethod(name: string): { service: string; method: string } {
+  if (name.length > MAX_CACHED_NAME) return resolveMethodName(name);
   let r = resolved.get(name);
   if (r === undefined) {
     r = resolveMethodName(name);
@@ -230,34 +306,65 @@ function resolveMethodName(name: string): { service: string; method: string } {
   return { service: parts[0], method: parts[1] };
 }
 
-function decodeStruct(spec: Record<string, FieldDecoder>, v: unknown): Record<string, any> {
-  if (v === null) return decodeStruct(spec, {});
-  if (typeof v !== 'object' || Array.isArray(v)) throw new Error('not an object');
-  const obj = v as Record<string, unknown>;
-  const out: Record<string, any> = {};
-  const specKeys = Object.keys(spec);
-  // Go prefers an exact key match, then a case-insensitive one; last duplicate wins.
-  const given = new Map<string, unknown>();
-  for (const [k, val] of Object.entries(obj)) {
-    const exact = specKeys.find((s) => s === k) ?? specKeys.find((s) => s.toLowerCase() === k.toLowerCase());
-    if (exact !== undefined) given.set(exact, val);
+const NO_ARGS: Record<string, FieldDecoder> = {};
+
+/** A spec's field names and their folded forms (computed once per spec). */
+const specNames = new WeakMap<Record<string, FieldDecoder>, { keys: string[]; folded: string[] }>();
+
+function namesOf(spec: Record<string, FieldDecoder>): { keys: string[]; folded: string[] } {
+  let n = specNames.get(spec);
+  if (n === undefined) {
+    const keys = Object.keys(spec);
+    specNames.set(spec, (n = { keys, folded: keys.map(goFoldKey) }));
   }
-  for (const k of specKeys) out[k] = spec[k](given.has(k) ? given.get(k) : undefined);
+  return n;
+}
+
+/**
+ * Decodes an object's members into the argument fields as Go's encoding/json does: keys matched
+ * case-insensitively (Go's folding), unknown keys ignored (their values not even read), every
+ * occurrence of a key decoded in order (a bad one fails the whole decode, the last good one wins).
+ */
+function decodeStruct(spec: Record<string, FieldDecoder>, text: string | undefined, open: number): Record<string, any> {
+  const { keys: specKeys, folded } = namesOf(spec);
+  const out: Record<string, any> = {};
+  const given = new Set<string>();
+  if (text !== undefined && specKeys.length > 0) {
+    for (const m of objectMembers(text, open)) {
+      let i = specKeys.indexOf(m.key);
+      if (i < 0) i = folded.indexOf(goFoldKey(m.key));
+      if (i < 0) continue;
+      const k = specKeys[i];
+      const decode = spec[k];
+      const v = goParse(text.slice(m.start, m.end));
+      if (v === null && decode[NULL_KEEPS] && given.has(k)) continue;
+      out[k] = decode(v);
+      given.add(k);
+    }
+  }
+  for (const k of specKeys) if (!given.has(k)) out[k] = spec[k](undefined);
   return out;
 }
 
-function decodeParams(spec: Record<string, FieldDecoder> | undefined, params: unknown): Record<string, any> {
-  const s = spec ?? {};
-  if (params === null || params === undefined) return decodeStruct(s, {});
+/**
+ * gorilla json2's ReadRequest: params into the argument struct; failing that, params as an array
+ * whose first element is the struct (extra elements ignored, `[]` and `[null]` give zero values).
+ */
+function decodeParams(spec: Record<string, FieldDecoder> | undefined, env: Envelope): Record<string, any> {
+  const s = spec ?? NO_ARGS;
+  const p = env.params;
+  if (p === undefined) return decodeStruct(s, undefined, 0);
+  const text = env.text;
   try {
-    return decodeStruct(s, params);
+    const c = text.charCodeAt(p.start);
+    if (c === 0x7b) return decodeStruct(s, text, p.start);
+    if (c !== 0x5b) throw new Error('not an object or array');
+    const first = firstElement(text, p.start);
+    if (first === undefined || text.charCodeAt(first.start) === 0x6e) return decodeStruct(s, undefined, 0);
+    if (text.charCodeAt(first.start) !== 0x7b) throw new Error('not an object');
+    return decodeStruct(s, text, first.start);
   } catch {
-    try {
-      if (!Array.isArray(params)) throw new Error('not an array');
-      return decodeStruct(s, params.length === 0 ? {} : params[0]);
-    } catch {
-      throw new RpcError(-32000, UNMARSHAL_ERROR);
-    }
+    throw new RpcError(-32000, UNMARSHAL_ERROR);
   }
 }
 
@@ -317,7 +424,7 @@ export class GorillaServer {
    * the method's handler is (the fast path then writes it without a promise turn).
    */
   answer(body: Buffer, req?: IncomingMessage): Reply | Promise<Reply> {
-    const reply = this.handle(body.toString('utf8'), req);
+    const reply = this.handle(body.toString('utf8'), req, body);
     return reply instanceof Promise ? reply.then(toReply) : toReply(reply);
   }
 
@@ -335,30 +442,30 @@ export class GorillaServer {
    * Processes one body; returns the response JSON text, or undefined for "write nothing" — a
    * promise of it only when the method's handler returns one.
    */
-  handle(text: string, req: IncomingMessage | undefined): string | undefined | Promise<string | undefined> {
-    let raw: unknown;
+  handle(text: string, req: IncomingMessage | undefined, bytes?: Uint8Array): string | undefined | Promise<string | undefined> {
+    let parsed: { value: unknown; text: string };
     try {
-      raw = parseGoJSON(text);
+      parsed = parseGoJSONText(text, bytes);
     } catch (e) {
-      return errorEnvelope(-32700, (e as Error).message, { jsonrpc: '', method: '', params: null, id: null }, null);
+      return errorEnvelope(-32700, (e as Error).message, EMPTY_ECHO, 'null');
     }
-    const { env, typeError } = decodeEnvelope(raw);
-    if (typeError) return errorEnvelope(-32700, typeError, env, env.id);
-    // The id is echoed as sent (Go keeps it raw); JSON.parse rounds a number past 2^53.
-    const id = lossyNumber(env.id) ? new RawNumber(rawIds(text)[0] ?? String(env.id)) : env.id;
-    const notify = id === null || id === undefined;
+    const { env, typeError } = decodeEnvelope(parsed.value, parsed.text);
+    // The id is echoed as sent (a json.RawMessage: Go re-emits it compacted).
+    const id = rawText(env, env.id);
+    if (typeError) return errorEnvelope(-32700, typeError, echoText(env), id);
+    const notify = env.id === undefined;
     if (env.jsonrpc !== '2.0') {
-      return notify ? undefined : errorEnvelope(-32600, 'jsonrpc must be 2.0', env, id);
+      return notify ? undefined : errorEnvelope(-32600, 'jsonrpc must be 2.0', echoText(env), id);
     }
     const done = (result: unknown): string | undefined => {
       if (notify) return undefined;
       const resultText = result instanceof GoJSONText ? result.text : goJSON(result ?? {});
-      return `{"jsonrpc":"2.0","result":${resultText},"id":${idText(id)}}`;
+      return `{"jsonrpc":"2.0","result":${resultText},"id":${id}}`;
     };
     const failed = (e: unknown): string | undefined => {
-      const err = e instanceof RpcError ? e : new RpcError(-32000, e instanceof Error ? e.message : String(e));
+      const err = e instanceof RpcError ? e : new RpcError(-32000, errorText(e));
       if (!(e instanceof RpcError)) this.opts.onError?.(env.method, e as Error);
-      return notify ? undefined : errorEnvelope(err.code, err.message, err.data, id);
+      return notify ? undefined : errorEnvelope(err.code, err.message, 'null', id);
     };
     let result: unknown;
     try {
@@ -366,7 +473,7 @@ export class GorillaServer {
       if (service !== this.opts.name) throw new RpcError(-32000, `rpc: can't find service ${goQuote(`${service}.${method}`)}`);
       const def = this.methods.get(method);
       if (!def) throw new RpcError(-32000, `rpc: can't find method ${goQuote(`${service}.${method}`)}`);
-      const args = decodeParams(def.params, env.params);
+      const args = decodeParams(def.params, env);
       result = def.handler(args, req as IncomingMessage);
     } catch (e) {
       return failed(e);
@@ -384,6 +491,11 @@ export class GorillaServer {
   }
 }
 
+/** A method's error as its text (Go's error strings are valid UTF-8: lone surrogates become U+FFFD). */
+function errorText(e: unknown): string {
+  return wellFormed(e instanceof Error ? String(e.message) : String(e));
+}
+
 const isThenable = (v: unknown): v is PromiseLike<unknown> => typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
 const toReply = (reply: string | undefined): Reply => {
@@ -396,11 +508,10 @@ const toReply = (reply: string | undefined): Reply => {
   };
 };
 
-function errorEnvelope(code: number, message: string, data: unknown, id: unknown): string {
-  return `{"jsonrpc":"2.0","error":${goJSON({ code, message, data: data ?? null })},"id":${idText(id)}}`;
+/** An error answer; `data` and `id` are JSON texts already. */
+function errorEnvelope(code: number, message: string, data: string, id: string): string {
+  return `{"jsonrpc":"2.0","error":{"code":${code},"message":${goJSON(message)},"data":${data}},"id":${id}}`;
 }
-
-const idText = (id: unknown) => (id instanceof RawNumber ? id.text : goJSON(id ?? null));
 
 export function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, {

@@ -225,13 +225,17 @@ export class HttpServer {
     return ok;
   }
 
+  /**
+   * AvalancheGo's allowed_hosts: the host part of net.SplitHostPort(Host), or — when that fails
+   * (no port, too many colons: `::1`, `[::1]`) — the whole value; an IP (net.ParseIP) passes, a
+   * name must be in the list.
+   */
   private checkHost(hostHeader: string): boolean {
-    let host = hostHeader;
-    if (host.startsWith('[')) host = host.slice(1, host.indexOf(']'));
-    else if (host.includes(':')) host = host.slice(0, host.lastIndexOf(':'));
+    const host = splitHostPort(hostHeader) ?? hostHeader;
     // The list first: isIP compiles Node's IPv6 pattern on first use (~5 ms) for a name like localhost.
     if (this.opts.allowedHosts.includes(host.toLowerCase())) return true;
-    return isIP(host) !== 0;
+    // net.ParseIP takes no IPv6 zone (`fe80::1%eth0`).
+    return !host.includes('%') && isIP(host) !== 0;
   }
 
   /**
@@ -269,15 +273,40 @@ export class HttpServer {
 
   private onRequest(req: IncomingMessage, res: NodeResponse): void {
     res.drain = this.drain;
+    // `OPTIONS *`: Go's server answers it itself (globalOptionsHandler), before any handler.
+    if (req.url === '*' && req.method === 'OPTIONS') {
+      req.resume();
+      res.writeHead(200, { 'Content-Length': 0 });
+      res.end();
+      return;
+    }
+    let url = req.url ?? '/';
+    // Go's server refuses a target whose path has a malformed escape (url.ParseRequestURI: `%zz`)
+    // while reading the request, before any handler: 400, and the connection closes.
+    const pathEnd = url.indexOf('?');
+    if (url.includes('%') && BAD_ESCAPE.test(pathEnd >= 0 ? url.slice(0, pathEnd) : url)) {
+      req.socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      return;
+    }
     if (this.cors(req, res)) return;
-    if (!this.hostAllowed(req.headers.host)) {
+    let host = req.headers.host;
+    // An absolute-form target (`POST http://host/ext/info`): Go routes by its path, and its host
+    // is the request's Host (net/http's readRequest).
+    if (url.charCodeAt(0) !== 47) {
+      const abs = ABSOLUTE_FORM.exec(url);
+      if (abs) {
+        host = abs[1].slice(abs[1].lastIndexOf('@') + 1);
+        url = abs[2];
+      }
+    }
+    if (!this.hostAllowed(host)) {
       req.resume();
       return plain(res, 403, 'invalid host specified\n');
     }
-    const url = req.url ?? '/';
     const q = url.indexOf('?');
+    const rawPath = q >= 0 ? url.slice(0, q) : url;
     // gorilla/mux matches the decoded path (url.URL.Path).
-    const path = decodePath(q >= 0 ? url.slice(0, q) : url);
+    const path = decodePath(rawPath);
     const clean = canonical(path);
     if (clean !== path) {
       req.resume();
@@ -326,6 +355,33 @@ export class HttpServer {
       socket.destroy();
     }
   }
+}
+
+/** A `%` not followed by two hex digits. */
+const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
+/** scheme://authority then the rest (path and query) of an absolute-form request target. */
+const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)(.*)$/s;
+
+/** Go's net.SplitHostPort: the host, or undefined where it returns an error. */
+export function splitHostPort(hostport: string): string | undefined {
+  const i = hostport.lastIndexOf(':');
+  if (i < 0) return undefined; // missing port
+  let host: string;
+  let j = 0;
+  let k = 0;
+  if (hostport[0] === '[') {
+    const end = hostport.indexOf(']');
+    if (end < 0 || end + 1 !== i) return undefined; // missing ']', missing port, too many colons
+    host = hostport.slice(1, end);
+    j = 1;
+    k = end + 1;
+  } else {
+    host = hostport.slice(0, i);
+    if (host.includes(':')) return undefined; // too many colons
+  }
+  if (hostport.indexOf('[', j) >= 0 || hostport.indexOf(']', k) >= 0) return undefined;
+  return host;
 }
 
 const CORS_METHODS = new Set(['GET', 'POST', 'HEAD']);

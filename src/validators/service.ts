@@ -1,16 +1,21 @@
 // The validators API (/ext/bc/<chain>/validators, service `validators`): see validators.md.
 import { GoJSONText, custom, goJSON, type GorillaService } from '../rpc/gorilla.js';
-import { parseNodeID } from '../ids/ids.js';
+import { nodeIDToString } from '../ids/ids.js';
+import { checkNodeIDArg } from '../rpc/idArgs.js';
 import { float32JSON, type Validator, type ValidatorManager } from './manager.js';
+
+/** ids.NodeID's zero value: what a JSON null element of a []ids.NodeID decodes to. */
+const EMPTY_NODE_ID = nodeIDToString(new Uint8Array(20));
 
 const nodeIDs = custom<string[] | undefined>((v) => {
   if (v === null || v === undefined) return undefined;
   if (!Array.isArray(v)) throw new Error('not an array');
-  for (const s of v) {
+  return v.map((s) => {
+    if (s === null) return EMPTY_NODE_ID;
     if (typeof s !== 'string') throw new Error('not a string');
-    parseNodeID(s);
-  }
-  return v as string[];
+    checkNodeIDArg(s);
+    return s;
+  });
 });
 
 /**

@@ -1,8 +1,8 @@
 // The admin API (/ext/admin, service `admin`): see admin.md beside this file.
 // Reference: avalanchego-node.md §2 (api/admin/service.go), §5 (logging), §6 (profiler).
 import type { Node } from '../../node/node.js';
-import { parseID } from '../../ids/ids.js';
 import { custom, optStr, sortedObject, str, type GorillaService } from '../../rpc/gorilla.js';
+import { parseIDArg } from '../../rpc/idArgs.js';
 import { Levels, levelName, parseLevel, type Level } from '../../logging/levels.js';
 import { Mutex } from '../../profiler/locks.js';
 import { Profiler } from '../../profiler/profiler.js';
@@ -76,7 +76,7 @@ export function adminService(node: Node): GorillaService {
       params: { chain: str },
       handler: ({ chain }) => {
         called('getChainAliases', { chain });
-        parseID(chain);
+        parseIDArg(chain);
         return { aliases: node.chains.aliaser.aliases(chain) ?? null };
       },
     },

@@ -3,7 +3,8 @@
 // utils/json numbers are decimal strings, maps have byte-sorted keys.
 import type { Node } from '../../node/node.js';
 import { proofOfPossession } from '../../node/identity.js';
-import { EMPTY_ID, parseNodeID, vmIDFromName } from '../../ids/ids.js';
+import { EMPTY_ID, vmIDFromName } from '../../ids/ids.js';
+import { checkNodeIDArg } from '../../rpc/idArgs.js';
 import { custom, sortedObject, str, type GorillaService } from '../../rpc/gorilla.js';
 import { nodeVersion } from './version.js';
 
@@ -57,7 +58,7 @@ const nodeIDList = custom<string[]>((v) => {
   return v.map((x) => {
     if (x === null) return '';
     if (typeof x !== 'string') throw new Error('first and last characters should be quotes');
-    parseNodeID(x);
+    checkNodeIDArg(x);
     return x;
   });
 });
