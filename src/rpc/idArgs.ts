@@ -14,6 +14,8 @@ const NODE_ID_PREFIX = 'NodeID-';
  * 0.73·(L−1) bytes, so past 50 characters none is 32 bytes + checksum (a NodeID: past 33).
  */
 const SHORT = 64;
+/** Texts longer than this are never an ID's CB58 (whatever their digits): callers may refuse them at once. */
+export const LONGEST_ID = SHORT;
 
 /**
  * Longest text decoded exactly when it is long (divide and conquer on BigInt: ~0.4 s at this

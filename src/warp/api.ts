@@ -2,6 +2,7 @@
 // IDs are CB58 strings; results are 0x hex data.
 import { EMPTY_ID } from '../ids/ids.js';
 import { cb58Decode } from '../ids/cb58.js';
+import { LONGEST_ID, parseIDArg } from '../rpc/idArgs.js';
 import type { WarpBackend } from './backend.js';
 import { RpcError } from '../evm/rpc/server.js';
 
@@ -22,6 +23,15 @@ function idArg(params: unknown[], i: number): string {
   const v = present(params, i);
   if (v === null) return EMPTY_ID;
   if (typeof v !== 'string') throw argumentError(`invalid argument ${i}: first and last characters should be quotes`);
+  // A text longer than any ID (always an error) skips the quadratic base58 decode (rpc/idArgs.ts).
+  if (v.length > LONGEST_ID) {
+    try {
+      parseIDArg(v);
+    } catch (e) {
+      const msg = (e as Error).message;
+      throw argumentError(`invalid argument ${i}: ${msg.startsWith('invalid hash length') ? '' : "couldn't decode ID to bytes: "}${msg}`);
+    }
+  }
   let bytes: Uint8Array;
   try {
     bytes = cb58Decode(v);

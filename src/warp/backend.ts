@@ -3,6 +3,7 @@
 // validator of the source subnet whose BLS secret key this node holds.
 import type { KVStore } from '../db/database.js';
 import { idToString, parseID } from '../ids/ids.js';
+import { LONGEST_ID } from '../rpc/idArgs.js';
 import type { ValidatorManager } from '../validators/manager.js';
 import { decodePayload, decodeUnsigned, encodePayload, encodeSigned, encodeUnsigned, messageID } from './codec.js';
 import { aggregate, canonicalSet, sign, verifyWarpSignature } from './signer.js';
@@ -84,6 +85,8 @@ export class WarpBackend {
     let subnetID = this.d.subnetID;
     if (subnetIDArg !== '') {
       try {
+        // Longer than any ID: an error without the quadratic base58 decode (rpc/idArgs.ts).
+        if (subnetIDArg.length > LONGEST_ID) throw new Error('too long');
         parseID(subnetIDArg);
       } catch {
         throw new Error(`failed to parse subnetID: ${JSON.stringify(subnetIDArg)}`);

@@ -420,6 +420,12 @@ test('warp_* argument and lookup errors over HTTP', async () => {
   assert.deepEqual((await call('a', 'warp_getMessage', [null])).error, { code: -32000, message: 'failed to get message 11111111111111111111111111111111LpoYY with error not found' });
   assert.deepEqual((await call('a', 'warp_getMessage', ['0xzz'])).error, { code: -32602, message: "invalid argument 0: couldn't decode ID to bytes: base58 decoding error: Invalid base58 digit ('0')" });
   assert.deepEqual((await call('a', 'warp_getBlockSignature', [''])).error, { code: -32602, message: "invalid argument 0: couldn't decode ID to bytes: base58 decoding error: zero length string" });
+  // IDs of megabytes: decided without the quadratic base58 decode, with the texts the decode
+  // gives. Unbounded, each of these held the node (and this test, in the same process) for hours.
+  const huge = 'z'.repeat(2 << 20);
+  assert.deepEqual((await call('a', 'warp_getMessage', [huge])).error, { code: -32602, message: "invalid argument 0: couldn't decode ID to bytes: invalid input checksum" });
+  assert.deepEqual((await call('a', 'warp_getBlockSignature', [`${huge}0`])).error, { code: -32602, message: "invalid argument 0: couldn't decode ID to bytes: base58 decoding error: Invalid base58 digit ('0')" });
+  assert.deepEqual((await call('a', 'warp_getMessageAggregateSignature', [id, 67, huge])).error, { code: -32000, message: `failed to parse subnetID: "${huge}"` });
   assert.deepEqual((await call('a', 'warp_getMessageAggregateSignature', [id, '67', ''])).error, { code: -32602, message: 'invalid argument 1: json: cannot unmarshal string into Go value of type uint64' });
   assert.deepEqual((await call('a', 'warp_getMessageAggregateSignature', [id, -1, ''])).error, { code: -32602, message: 'invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint64' });
   assert.deepEqual((await call('a', 'warp_getMessageAggregateSignature', [id, 67, 5])).error, { code: -32602, message: 'invalid argument 2: json: cannot unmarshal number 5 into Go value of type string' });
