@@ -1,6 +1,6 @@
 // Argument decoding for the chain's methods: thin adapters over src/evm/rpc/params.ts (geth's
 // exact -32602 texts) into the shapes the chain uses.
-import { RpcError } from '../rpc/server.js';
+import { RpcError, goKind } from '../rpc/server.js';
 import {
   arg,
   decodeAddress,
@@ -43,9 +43,10 @@ export function bytes(v: unknown, i: number): Uint8Array {
   return arg(i, () => decodeBytes(v));
 }
 
-/** Storage slot key: geth accepts any hex up to 32 bytes (left-padded). */
+/** Storage slot key: geth accepts any hex up to 32 bytes (left-padded); null is Go's "" (slot 0). */
 export function slotKey(v: unknown, i: number): Uint8Array {
-  if (typeof v !== 'string') throw invalidArg(i, `json: cannot unmarshal ${v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v} into Go value of type string`);
+  if (v === null) v = '';
+  if (typeof v !== 'string') throw invalidArg(i, `json: cannot unmarshal ${goKind(v)} into Go value of type string`);
   let h = v.replace(/^0[xX]/, '');
   if (!/^[0-9a-fA-F]*$/.test(h)) throw invalidArg(i, 'unable to decode storage key: hex string invalid');
   if (h.length > 64) throw invalidArg(i, 'unable to decode storage key: hex string too long, want at most 32 bytes');

@@ -357,6 +357,8 @@ export class EvmBackend {
       session?: CallSession;
       /** api-max-duration: abort the run after this long (eth_call only; 0 = none). */
       timeoutMs?: number;
+      /** The error a run aborted at `timeoutMs` throws (default: api-max-duration's). */
+      timeoutError?: () => Error;
       /** A plain eth_call: may run without runTx when plainCall.ts can run it. */
       plain?: boolean;
     } = {},
@@ -413,18 +415,20 @@ export class EvmBackend {
     if (!zeroFees && feeCap < baseFee) {
       throw new CallPrecheckError(feeCapBelowBaseFee(checksumAddress(from.toString()), feeCap, baseFee), gas);
     }
+    const price = zeroFees ? 0n : feeCap;
+    const mgval = gas * price;
+    // geth's buyGas: the balance must cover gas × fee cap plus the value, zero fees included.
+    // Checked before the tx is made: ethereumjs refuses a gas × price above 2^256 - 1 in its own
+    // words, where geth (with no such limit) finds the balance short.
+    if (acc.balance < mgval + value) {
+      throw new CallPrecheckError(insufficientFunds(checksumAddress(from.toString()), acc.balance, mgval + value), gas);
+    }
     try {
       tx = withSender(createTx(txData as never, common2), from);
     } catch (e) {
       throw new RpcError(-32000, (e as Error).message);
     }
     tx = warpPrepareTx(chain, tx, header.timestamp); // warp predicate gas (src/warp)
-    const price = zeroFees ? 0n : feeCap;
-    const mgval = gas * price;
-    // geth's buyGas: the balance must cover gas × fee cap plus the value, zero fees included.
-    if (acc.balance < mgval + value) {
-      throw new CallPrecheckError(insufficientFunds(checksumAddress(from.toString()), acc.balance, mgval + value), gas);
-    }
     const intrinsic = tx.getIntrinsicGas();
     if (gas < intrinsic) throw new CallPrecheckError(intrinsicGasTooLow(gas, intrinsic), gas);
     if (acc.balance - mgval < value) throw new CallPrecheckError(`insufficient funds for transfer: address ${checksumAddress(from.toString())}`, gas);
@@ -449,7 +453,7 @@ export class EvmBackend {
       if (plainRun) run = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runPlainCall(vm, tx, execCtx, from, intrinsic));
       else run = result = (await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }))).result;
     } catch (e) {
-      if (e instanceof CallTimeoutError) throw new UnexpectedCallError(-32000, `execution aborted (timeout = ${goDuration(opts.timeoutMs!)})`);
+      if (e instanceof CallTimeoutError) throw opts.timeoutError?.() ?? new UnexpectedCallError(-32000, `execution aborted (timeout = ${goDuration(opts.timeoutMs!)})`);
       const invalid = this.consensus.invalidTxReason(vm);
       // An exception out of runTx may be a rule of the tx or an internal failure (e.g. a database
       // read): same answer on the wire, but ethCall must not remember the latter.
@@ -664,9 +668,11 @@ export class EvmBackend {
     (tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(raw);
     // geth's SubmitTransaction: the fee cap (rpc-tx-fee-cap) first, then the replay protection.
     this.checkFeeCap(tx);
-    if (!isProtected(tx)) {
-      const h = hex(tx.hash());
-      const nick = tx.nonce === 0n && tx.r === tx.s;
+    // geth decodes empty signature fields as zeros: a legacy tx with V = 0 is not protected (and
+    // its hash is that of its bytes; ethereumjs has none for an unsigned tx).
+    if (!isProtected(tx) || (tx.type === 0 && !tx.isSigned())) {
+      const h = hex(keccak256(raw));
+      const nick = tx.nonce === 0n && (tx.r ?? 0n) === (tx.s ?? 0n);
       if (!this.config.allowUnprotectedTxs && !this.config.allowUnprotectedTxHashes.has(h) && !nick) {
         throw new RpcError(-32000, 'only replay-protected (EIP-155) transactions allowed over RPC');
       }

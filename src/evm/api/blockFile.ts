@@ -24,7 +24,7 @@ export function decodeBlock(chain: Blockchain, input: Uint8Array): { block: Bloc
   try {
     decoded = RLP.decode(input, true) as never;
   } catch (e) {
-    throw new BlockDecodeError(rlpText((e as Error).message));
+    throw new BlockDecodeError(rlpText((e as Error).message, input));
   }
   const l = decoded.data;
   if (!Array.isArray(l)) throw new BlockDecodeError('rlp: expected input list for types.extblock');
@@ -62,11 +62,30 @@ export function decodeBlock(chain: Blockchain, input: Uint8Array): { block: Bloc
   return { block, rest: decoded.remainder };
 }
 
-function rlpText(msg: string): string {
+function rlpText(msg: string, input: Uint8Array): string {
+  // @ethereumjs/rlp's "(safeSlice): end slice of Uint8Array out-of-bounds": a value runs past the
+  // bytes around it — past the input (the first value's own size), or past its list.
+  if (/safeSlice|out-of-bounds/.test(msg)) {
+    const size = firstValueSize(input);
+    return size !== undefined && size <= input.length ? 'rlp: element is larger than containing list' : 'rlp: value size exceeds available input length';
+  }
   // @ethereumjs/rlp: "invalid RLP: expected string length to be greater than 55" and the like;
   // geth's stream reader says the value runs past the input.
   if (/remainder|length|too short|out of range|not enough/i.test(msg)) return 'rlp: value size exceeds available input length';
   return `rlp: ${msg.replace(/^invalid RLP:\s*/i, '')}`;
+}
+
+/** The size in bytes (header included) the first RLP value of `input` declares; undefined if its header is cut. */
+function firstValueSize(input: Uint8Array): number | undefined {
+  const b = input[0];
+  if (b < 0x80) return 1;
+  if (b <= 0xb7) return 1 + b - 0x80;
+  if (b >= 0xc0 && b <= 0xf7) return 1 + b - 0xc0;
+  const ll = b <= 0xbf ? b - 0xb7 : b - 0xf7;
+  if (input.length < 1 + ll) return undefined;
+  let n = 0;
+  for (let i = 1; i <= ll; i++) n = n * 256 + input[i];
+  return 1 + ll + n;
 }
 
 function goTxError(msg: string): string {

@@ -1,11 +1,13 @@
 // debug_* (services "debug-tracer" and "internal-debug") and txpool_* ("internal-tx-pool").
 import { RLP } from '@ethereumjs/rlp';
 import { RpcError, type RpcMethod } from '../rpc/server.js';
-import { jsonKind, uint64NumberArg } from '../rpc/params.js';
+import { fieldOf, jsonKind, uint64NumberArg } from '../rpc/params.js';
 import { createTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import { encodeHeader } from '../chain/header.js';
 import { replayBlock } from './replay.js';
+import { CallTimeoutError, withDeadline } from '../callDeadline.js';
+import { parseDuration } from '../../config/flags.js';
 import { blockNumber, blockNumberOrHash, hash32, invalidArg, opt, required } from './args.js';
 import { CallPrecheckError, parseBlockOverrides, parseCallArgs, parseStateOverrides, type EvmBackend } from './backend.js';
 import { blockRLP } from './eth.js';
@@ -43,7 +45,7 @@ export function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { 
   if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${Array.isArray(v) ? 'array' : jsonKind(v)} into Go value of type tracers.${struct}`);
   let name: string | undefined;
   for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
-    const f = TRACE_CONFIG_FIELDS[k.toLowerCase()];
+    const f = fieldOf(TRACE_CONFIG_FIELDS, k);
     if (!f || value === null) continue;
     const [goName, type] = f;
     const bad = (what: string, goType: string) => invalidArg(i, `json: cannot unmarshal ${what} into Go struct field ${struct}.${goName} of type ${goType}`);
@@ -81,24 +83,75 @@ export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', val
   }
 }
 
-/** Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all). */
-export async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number): Promise<unknown[]> {
-  const { vm, txs, run } = await replayBlock(be, block);
+/** geth's defaultTraceTimeout: a traced transaction still running after this long is stopped. */
+export const DEFAULT_TRACE_TIMEOUT_MS = 5000;
+
+/** geth's answer for a trace stopped at its timeout. */
+export class TraceTimeoutError extends RpcError {
+  constructor() {
+    super(-32000, 'execution timeout');
+  }
+}
+
+/**
+ * TraceConfig.Timeout (a Go duration, parsed as geth's traceTx does with time.ParseDuration) in
+ * ms; geth's 5 s without one. A tracer runs its transaction on the event loop, so this is also
+ * what keeps one trace of a long loop from holding the node for minutes.
+ */
+export function traceTimeoutMs(cfg: unknown): number {
+  let v: unknown;
+  if (cfg !== null && typeof cfg === 'object') for (const k in cfg) if (k.toLowerCase() === 'timeout') v = (cfg as Record<string, unknown>)[k];
+  if (v === undefined || v === null) return DEFAULT_TRACE_TIMEOUT_MS;
+  let ms: number;
+  try {
+    ms = parseDuration(String(v));
+  } catch (e) {
+    throw new RpcError(-32000, (e as Error).message);
+  }
+  // A deadline already passed (0 or negative) stops whatever is still running at the first check.
+  return Math.max(ms, 1);
+}
+
+/**
+ * Re-executes `block` on its parent state; the tracer factory is applied to tx `only` (or all).
+ * Each traced tx runs under geth's trace timeout (`timeoutMs`): one that is stopped is answered as
+ * geth's traceTx answers it — `execution timeout`, as the call's error for one tx, as the tx's
+ * `error` in a block's list (the noop tracer, which ignores the stop, still answers `{}`).
+ */
+export async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number, timeoutMs = DEFAULT_TRACE_TIMEOUT_MS, noop = false): Promise<unknown[]> {
+  let replay = await replayBlock(be, block);
+  const { txs } = replay;
   const out: unknown[] = [];
   for (let i = 0; i < txs.length; i++) {
     if (only !== undefined && i > only) break;
     const traced = only === undefined || only === i;
     const tracer = traced ? make() : undefined;
-    if (tracer) {
-      tracer.attach(vm.evm as never);
-      tracer.txStart(txs[i].gasLimit);
+    if (!tracer) {
+      await replay.run(i);
+      continue;
     }
-    const result = await run(i);
-    if (tracer) {
-      tracer.txEnd(result.totalGasSpent);
+    const { vm, run } = replay;
+    tracer.attach(vm.evm as never);
+    tracer.txStart(txs[i].gasLimit);
+    let result;
+    try {
+      result = await withDeadline(vm.evm, timeoutMs, () => run(i));
+    } catch (e) {
+      if (!(e instanceof CallTimeoutError)) throw e;
       tracer.detach();
-      out.push(only === undefined ? { txHash: hexD(txs[i].hash()), result: tracer.result() } : tracer.result());
+      if (only !== undefined) {
+        if (noop) return [{}];
+        throw new TraceTimeoutError();
+      }
+      out.push(noop ? { txHash: hexD(txs[i].hash()), result: {} } : { txHash: hexD(txs[i].hash()), error: new TraceTimeoutError().message });
+      // The stopped run left the replay's state mid-transaction: replay again up to this tx.
+      replay = await replayBlock(be, block);
+      for (let j = 0; j <= i; j++) await replay.run(j);
+      continue;
     }
+    tracer.txEnd(result.totalGasSpent);
+    tracer.detach();
+    out.push(only === undefined ? { txHash: hexD(txs[i].hash()), result: tracer.result() } : tracer.result());
   }
   return out;
 }
@@ -123,6 +176,11 @@ async function intermediateRoots(be: EvmBackend, block: Block): Promise<string[]
   return roots;
 }
 
+/** traceBlock with a TraceConfig's tracer and timeout (debug_traceBlockBy*, debug_traceBlockFromFile). */
+export function traceBlockWithConfig(be: EvmBackend, block: Block, name: string | undefined, cfg: unknown): Promise<unknown[]> {
+  return traceBlock(be, block, () => createTracer(name, cfg), undefined, traceTimeoutMs(cfg), name === 'noopTracer');
+}
+
 export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'internal-debug': MethodTable; 'internal-tx-pool': MethodTable } {
   const chain = be.chain;
   const tracer: MethodTable = new Map();
@@ -132,14 +190,14 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     createTracer(name, cfg); // validate before the lookup, like geth's config decoding
     const found = chain.findTx(Buffer.from(h.slice(2), 'hex'));
     if (!found) throw new RpcError(-32000, 'transaction not found');
-    const [r] = await traceBlock(be, found.block, () => createTracer(name, cfg), found.index);
+    const [r] = await traceBlock(be, found.block, () => createTracer(name, cfg), found.index, traceTimeoutMs(cfg), name === 'noopTracer');
     return r;
   });
   const byBlock = async (b: Block | null, p: unknown[]) => {
     const { name, cfg } = traceConfig(p, 1);
     createTracer(name, cfg);
     if (!b) throw new RpcError(-32000, 'block not found');
-    return traceBlock(be, b, () => createTracer(name, cfg));
+    return traceBlockWithConfig(be, b, name, cfg);
   };
   tracer.set('debug_traceBlockByNumber', (p) => byBlock(be.resolve(blockNumber(required(p, 0), 0)), p));
   tracer.set('debug_traceBlockByHash', (p) => byBlock(be.resolve({ kind: 'hash', hash: hash32(required(p, 0), 0), requireCanonical: false }), p));
@@ -152,9 +210,12 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     const c = (p[2] ?? {}) as Record<string, unknown>;
     const overrides = parseStateOverrides(c.stateOverrides, 2);
     const blockOverrides = parseBlockOverrides(c.blockOverrides, 2);
+    const timeoutMs = traceTimeoutMs(cfg);
     const out = await be.call(args, b, {
       overrides,
       blockOverrides,
+      timeoutMs,
+      timeoutError: () => new TraceTimeoutError(),
       trace: (vm) => {
         t.attach(vm.evm);
         // The message's gas, as call() sets it (geth's ToMessage: capped; MaxUint64 / 2 without a cap).
@@ -164,8 +225,13 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
       },
     }).catch((e) => {
       // geth's traceTx: an error out of ApplyMessage (a failed pre-check) is `tracing failed: <error>`.
+      if (e instanceof TraceTimeoutError && name === 'noopTracer') return undefined;
       throw e instanceof CallPrecheckError ? new RpcError(-32000, `tracing failed: ${e.message}`) : e;
     });
+    if (out === undefined) {
+      t.detach();
+      return {}; // stopped at the timeout: the noop tracer answers regardless
+    }
     t.txEnd(out.gasUsed);
     t.detach();
     return t.result();

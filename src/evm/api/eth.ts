@@ -177,8 +177,10 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   });
   bc.set('eth_getProof', async (p) => {
     const a = address(required(p, 0), 0);
-    const keysV = required(p, 1);
-    if (!Array.isArray(keysV)) throw invalidArg(1, 'json: cannot unmarshal non-array into Go value of type []string');
+    // Go's []string: null is an empty list, a null element "" (slot 0).
+    const keysArg = required(p, 1);
+    if (keysArg !== null && !Array.isArray(keysArg)) throw invalidArg(1, `json: cannot unmarshal ${jsonKind(keysArg)} into Go value of type []string`);
+    const keysV = ((keysArg ?? []) as unknown[]).map((k) => (k === null ? '' : k));
     const keys = keysV.map((k) => slotKey(k, 1));
     const b = be.resolveForState(blockSpec(p, 2));
     // Subnet-EVM's stateQueryBlockNumberAllowed (an archive node: the configured window).
@@ -357,7 +359,8 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   itx.set('eth_fillTransaction', async (p) => {
     const tx = await be.fillTransaction(parseCallArgs(required(p, 0), 0));
     const raw = tx.serialize();
-    const j = txJSON(tx, '0x0000000000000000000000000000000000000000');
+    // Unsigned: geth's tx.Hash() is the hash of this encoding (V, R and S zero).
+    const j = txJSON(tx, '0x0000000000000000000000000000000000000000', undefined, keccak256(raw));
     delete j.blockHash;
     delete j.blockNumber;
     delete j.from;

@@ -203,3 +203,34 @@ import { readdirSync } from 'node:fs';
 function readdirTmp(): string[] {
   return readdirSync(tmpdir()).filter((f) => f.startsWith('block_'));
 }
+
+test('regression: the JSON logger hands its trace to the sink in chunks as the tx runs (a long trace was built whole in memory: a 30M-gas loop left an empty file and a failed request)', async () => {
+  const { EventEmitter } = await import('node:events');
+  const { JsonLogger } = await import('./jsonLogger.js');
+  const cfg = { enableMemory: false, disableStack: false, enableReturnData: false };
+  const run = (logger: InstanceType<typeof JsonLogger>) => {
+    const events = new EventEmitter();
+    logger.attach({ events } as never);
+    events.emit('beforeMessage', { depth: 0 });
+    // JUMPDEST PUSH1 0 JUMP, over and over: 60,000 steps
+    const ops = [{ name: 'JUMPDEST', code: 0x5b, fee: 1 }, { name: 'PUSH1', code: 0x60, fee: 3 }, { name: 'JUMP', code: 0x56, fee: 8 }];
+    for (let i = 0; i < 60_000; i++) {
+      const op = ops[i % 3];
+      events.emit('step', { pc: i % 3 === 2 ? 3 : i % 3, opcode: op, gasLeft: 10_000_000n - BigInt(i), depth: 0, stack: i % 3 === 2 ? [0n] : [], memory: new Uint8Array(), memoryWordCount: 0n, gasRefund: 0n });
+    }
+    events.emit('afterMessage', { execResult: { exceptionError: { error: 'out of gas' }, returnValue: new Uint8Array(), executionGasUsed: 10_000_000n } });
+    logger.detach();
+  };
+  const whole = new JsonLogger(cfg);
+  run(whole);
+  const expected = whole.text();
+  const chunks: string[] = [];
+  const streamed = new JsonLogger(cfg, (t) => chunks.push(t));
+  run(streamed);
+  assert.ok(chunks.length >= 3, `handed on while running (${chunks.length} chunks)`);
+  assert.ok(chunks.every((c) => c.length < 2 << 20), 'in chunks of about 1 MiB');
+  streamed.finish();
+  assert.equal(streamed.text(), '', 'nothing kept once finished');
+  assert.equal(chunks.join(''), expected, 'the same text');
+  assert.match(expected.split('\n').at(-3)!, /"error":"out of gas"/, 'the last step carries the error');
+});

@@ -1,17 +1,18 @@
 // The "debug-file-tracer" service (geth 1.13 eth/tracers/api.go, see fileTracer.md):
 // debug_traceBlockFromFile, debug_standardTraceBlockToFile, debug_standardTraceBadBlockToFile.
 import { open, readFile } from 'node:fs/promises';
+import { writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { RpcError } from '../rpc/server.js';
-import { arg, decodeHash, jsonKind } from '../rpc/params.js';
+import { arg, decodeHash, fieldOf, jsonKind } from '../rpc/params.js';
 import { createTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
 import { hash32, invalidArg, required } from './args.js';
-import { LOGGER_CONFIG_FIELDS, checkLoggerField, traceBlock, traceConfig } from './debug.js';
+import { LOGGER_CONFIG_FIELDS, checkLoggerField, traceBlockWithConfig, traceConfig } from './debug.js';
 import { replayBlock } from './replay.js';
 import { hexD } from './format.js';
 import { BlockDecodeError, decodeBlock } from './blockFile.js';
@@ -41,7 +42,7 @@ function stdTraceConfig(p: unknown[], i: number): StdTraceConfig {
   if (v === undefined || v === null) return out;
   if (typeof v !== 'object' || Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type tracers.StdTraceConfig`);
   for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
-    const f = STD_FIELDS[k.toLowerCase()];
+    const f = fieldOf(STD_FIELDS, k);
     if (!f || value === null) continue;
     const [goName, type] = f;
     const bad = (what: string, goType: string) => invalidArg(i, `json: cannot unmarshal ${what} into Go struct field StdTraceConfig.${goName} of type ${goType}`);
@@ -73,13 +74,15 @@ function parentOf(be: EvmBackend, block: Block): Block {
 }
 
 /** os.CreateTemp(os.TempDir(), prefix): prefix + a random decimal, created exclusively (0600). */
-async function createTemp(prefix: string): Promise<{ path: string; write(text: string): Promise<void>; close(): Promise<void> }> {
+async function createTemp(prefix: string): Promise<{ path: string; writeSync(text: string): void; close(): Promise<void> }> {
   const dir = tmpdir();
   for (let tries = 0; ; tries++) {
     const path = join(dir, prefix + randomInt(0, 2 ** 32 - 1).toString());
     try {
       const fh = await open(path, 'wx', 0o600);
-      return { path, write: async (t) => void (await fh.writeFile(t)), close: () => fh.close() };
+      // Written synchronously while the tx runs: the EVM holds the event loop meanwhile, so queued
+      // asynchronous writes would only pile up in memory.
+      return { path, writeSync: (t) => void writeSync(fh.fd, t), close: () => fh.close() };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST' && tries < 10000) continue;
       throw new RpcError(-32000, goPathError('open', path, e));
@@ -104,7 +107,8 @@ async function standardTraceBlockToFile(be: EvmBackend, block: Block, cfg: StdTr
     if (traced) {
       file = await createTemp(`block_${blockPrefix}-${i}-${hashes[i].slice(0, 10)}-`);
       dumps.push(file.path);
-      logger = new JsonLogger(cfg);
+      const out = file;
+      logger = new JsonLogger(cfg, (text) => out.writeSync(text));
       logger.attach(vm.evm as never);
     }
     try {
@@ -115,7 +119,7 @@ async function standardTraceBlockToFile(be: EvmBackend, block: Block, cfg: StdTr
       logger?.detach();
       if (file) {
         try {
-          if (logger) await file.write(logger.text());
+          logger?.finish();
         } finally {
           await file.close();
         }
@@ -148,7 +152,7 @@ export function fileTracerMethods(be: EvmBackend): MethodTable {
     }
     parentOf(be, block);
     createTracer(name, cfg); // a bad tracer name fails before any tx runs
-    return traceBlock(be, block, () => createTracer(name, cfg));
+    return traceBlockWithConfig(be, block, name, cfg);
   });
 
   m.set('debug_standardTraceBlockToFile', async (p) => {

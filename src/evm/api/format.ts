@@ -13,8 +13,11 @@ export interface TxLocation {
   index: number;
 }
 
-/** geth RPCTransaction. `loc` absent for pool txs (blockHash etc. null). */
-export function txJSON(tx: TypedTransaction, from: string, loc?: TxLocation): Record<string, unknown> {
+/**
+ * geth RPCTransaction. `loc` absent for pool txs (blockHash etc. null). `hash`: the hash of an
+ * unsigned tx (geth's, over its encoding with zero V, R, S), which ethereumjs does not give.
+ */
+export function txJSON(tx: TypedTransaction, from: string, loc?: TxLocation, hash?: Uint8Array): Record<string, unknown> {
   const out: Record<string, unknown> = {
     blockHash: loc ? loc.block.hashHex : null,
     blockNumber: loc ? hexQ(loc.block.header.number) : null,
@@ -31,7 +34,7 @@ export function txJSON(tx: TypedTransaction, from: string, loc?: TxLocation): Re
     out.maxFeePerGas = hexQ(t.maxFeePerGas as bigint);
     out.maxPriorityFeePerGas = hexQ(t.maxPriorityFeePerGas as bigint);
   }
-  out.hash = hexD(tx.hash());
+  out.hash = hexD(hash ?? tx.hash());
   out.input = hexD(tx.data);
   out.nonce = hexQ(tx.nonce);
   out.to = tx.to ? tx.to.toString() : null;

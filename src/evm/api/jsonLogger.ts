@@ -45,8 +45,15 @@ const DURING_OP = (msg: string) => msg === 'revert' || msg.startsWith('invalid J
 /** Words an opcode pops before it can fail with a during-op error (geth's stack at CaptureFault). */
 const POPPED: Record<string, number> = { REVERT: 2, JUMP: 1, JUMPI: 2, RETURNDATACOPY: 3 };
 
+/** Encoded trace text handed to the sink at a time (a long trace never sits in memory whole). */
+const SINK_CHUNK = 1 << 20;
+
 export class JsonLogger implements Tracer {
-  private readonly lines: Line[] = [];
+  /** The newest line, not yet encoded: a fault may still set its error (onAfter). */
+  private tail: Line | undefined;
+  /** Encoded lines not yet handed to the sink (all of them without a sink). */
+  private chunks: string[] = [];
+  private chunkLength = 0;
   private depth = 0;
   private readonly returnData: Uint8Array[] = [];
   /** The last step of each open frame (by geth depth), with what a fault line needs. */
@@ -54,7 +61,43 @@ export class JsonLogger implements Tracer {
   private summary: { output: string; gasUsed: string; error?: string } | undefined;
   private unlisten: (() => void) | undefined;
 
-  constructor(private readonly cfg: JsonLoggerConfig) {}
+  /**
+   * `sink`, when given, receives the trace text as it is made, in chunks of about 1 MiB (a tx that
+   * runs millions of steps writes a file of gigabytes, as geth's streaming JSONLogger does;
+   * collected whole it would not fit in a string, or in the heap). Call finish() at the end.
+   */
+  constructor(
+    private readonly cfg: JsonLoggerConfig,
+    private readonly sink?: (text: string) => void,
+  ) {}
+
+  private push(l: Line): void {
+    if (this.tail) this.emit(encodeLine(this.tail) + '\n');
+    this.tail = l;
+  }
+
+  private emit(text: string): void {
+    this.chunks.push(text);
+    this.chunkLength += text.length;
+    if (this.sink && this.chunkLength >= SINK_CHUNK) this.flush();
+  }
+
+  private flush(): void {
+    if (!this.sink || this.chunks.length === 0) return;
+    const text = this.chunks.join('');
+    this.chunks = [];
+    this.chunkLength = 0;
+    this.sink(text);
+  }
+
+  /** Hands the rest of the trace (the last line and the summary) to the sink. */
+  finish(): void {
+    if (this.tail) this.emit(encodeLine(this.tail) + '\n');
+    this.tail = undefined;
+    if (this.summary) this.emit(JSON.stringify(this.summary) + '\n');
+    this.summary = undefined;
+    this.flush();
+  }
 
   private line(s: InterpreterStep, stack: bigint[], memory: Uint8Array, memSize: number): Line {
     const op = gethOpName(s.opcode.name, s.opcode.code);
@@ -84,7 +127,7 @@ export class JsonLogger implements Tracer {
     const memory = s.memory;
     const l = this.line(s, s.stack, memory, Number(s.memoryWordCount) * 32);
     // key order as geth's encoder writes it (memory before memSize, returnData after stack)
-    this.lines.push(l);
+    this.push(l);
     this.last.set(s.depth + 1, { line: l, stack: [...s.stack], memory: Uint8Array.from(memory) });
   };
 
@@ -100,11 +143,11 @@ export class JsonLogger implements Tracer {
     const err = r.execResult.exceptionError;
     const last = this.last.get(depth);
     this.last.delete(depth);
-    if (err && last && this.lines[this.lines.length - 1] === last.line) {
+    if (err && last && this.tail === last.line) {
       const msg = err.error;
       const text = gethErrorText(err, { name: last.line.opName === 'INVALID' ? 'INVALID' : last.line.opName, code: last.line.op }) ?? msg;
       if (BEFORE_LOG.has(msg)) last.line.error = text;
-      else if (DURING_OP(msg)) this.lines.push(this.faultLine(last, text));
+      else if (DURING_OP(msg)) this.push(this.faultLine(last, text));
     }
     if (depth > 1) this.returnData[depth - 2] = r.execResult.returnValue;
     if (depth !== 1) return;
@@ -152,10 +195,13 @@ export class JsonLogger implements Tracer {
   txStart(): void {}
   txEnd(): void {}
 
-  /** The trace as geth's json.Encoder writes it: one object per line, each line ending in "\n". */
+  /**
+   * The trace as geth's json.Encoder writes it: one object per line, each line ending in "\n"
+   * (without a sink; with one, what finish() has not handed on yet).
+   */
   text(): string {
-    let out = '';
-    for (const l of this.lines) out += encodeLine(l) + '\n';
+    let out = this.chunks.join('');
+    if (this.tail) out += encodeLine(this.tail) + '\n';
     if (this.summary) out += JSON.stringify(this.summary) + '\n';
     return out;
   }

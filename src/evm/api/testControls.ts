@@ -178,7 +178,9 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   /** `<prefix>_setBalance` / `<prefix>_setNonce`: (address, quantity) → the account's field. */
   const setAccountField = (field: 'balance' | 'nonce') => async (p: unknown[]) => {
     const a = createAddressFromString(address(required(p, 0), 0));
-    const value = quantity(required(p, 1), 1);
+    // An account nonce is a uint64 in the state (geth's types.StateAccount): a larger one would be
+    // stored and make every later transaction of the account fail.
+    const value = quantity(required(p, 1), 1, field === 'nonce' ? 'hexutil.Uint64' : 'hexutil.Big');
     await editState(async (sm) => {
       const acc = (await sm.getAccount(a)) ?? new Account();
       acc[field] = value;

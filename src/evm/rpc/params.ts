@@ -36,14 +36,29 @@ export function checkArgs(params: unknown[], max: number): void {
   if (params.length > max) throw new RpcError(-32602, `too many arguments, want at most ${max}`);
 }
 
-/** Runs a decoder for argument i, turning its failure into `invalid argument i: …`. */
+/** A JavaScript bug (not a decoding error): the server answers it as geth does a panic. */
+const isBug = (e: unknown) => e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError;
+
+/**
+ * Runs a decoder for argument i, turning its failure into `invalid argument i: …`. A JavaScript
+ * bug in a decoder is not dressed up as a decoding error: its text would reach the client.
+ */
 export function arg<T>(i: number, decode: () => T): T {
   try {
     return decode();
   } catch (e) {
-    if (e instanceof RpcError) throw e;
+    if (e instanceof RpcError || isBug(e)) throw e;
     throw invalidArgument(i, (e as Error).message);
   }
+}
+
+/**
+ * A struct field's entry in a table keyed by the lower-case JSON name, for a key the client chose:
+ * own entries only (a key such as `constructor` or `__proto__` is not an inherited member).
+ */
+export function fieldOf<T>(table: Record<string, T>, key: string): T | undefined {
+  const k = key.toLowerCase();
+  return Object.prototype.hasOwnProperty.call(table, k) ? table[k] : undefined;
 }
 
 /** Go's name for the kind of a JSON value in unmarshal errors (the server's goKind). */
@@ -265,8 +280,10 @@ function tagOf(s: string): BlockNumber | undefined {
 
 /** rpc.BlockNumber.UnmarshalJSON: a tag or a hex number (plain errors, no JSON wrapping). */
 export function decodeBlockNumber(v: unknown): BlockNumber {
-  let input = typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v);
-  if (typeof v !== 'string') input = input.trim();
+  // geth reads the raw JSON text: that of a number, bool, null, object or array is no tag and has
+  // no 0x prefix (found out without writing a deeply nested value back to text).
+  if (typeof v !== 'string') throw new Error(v === undefined ? ERR_EMPTY_STRING : ERR_MISSING_PREFIX);
+  const input = v;
   const tag = tagOf(input);
   if (tag !== undefined) return tag;
   const n = hexDecodeUint64(input);
@@ -368,7 +385,7 @@ function decodeStruct(struct: string, goType: string, v: unknown, fields: Record
   const out: Record<string, unknown> = {};
   const o = v as Record<string, unknown>;
   for (const k in o) {
-    const f = fields[k.toLowerCase()];
+    const f = fieldOf(fields, k);
     if (!f) continue;
     const [name, decode] = f;
     const val = o[k];

@@ -42,6 +42,14 @@ const methods = new Map<string, RpcMethod>([
   ['test_html', () => '<a&b>'],
   ['test_undefined', () => undefined],
   ['test_large', () => 'x'.repeat(60)],
+  // A result longer than a JavaScript string can hold (V8 throws this RangeError from JSON.stringify),
+  // and one that cannot be encoded at all.
+  ['test_unencodable', async () => ({ toJSON() { throw new RangeError('Invalid string length'); } })],
+  ['test_cyclic', () => {
+    const o: Record<string, unknown> = {};
+    o.self = o;
+    return o;
+  }],
 ]);
 
 let server: http.Server;
@@ -190,6 +198,21 @@ test('errors: RpcError with data, plain Error → -32000, a crash → -32603, as
   assert.deepEqual((await call({ jsonrpc: '2.0', id: 1, method: 'test_asyncError' })).error, { code: -32000, message: 'cannot query unfinalized data' });
   assert.deepEqual(await call({ jsonrpc: '2.0', id: 2, method: 'test_async', params: ['0x5'] }), { jsonrpc: '2.0', id: 2, result: '0x5' });
   assert.deepEqual(await call({ jsonrpc: '2.0', id: 2, method: 'test_undefined' }), { jsonrpc: '2.0', id: 2, result: null });
+});
+
+test('regression: a result that cannot be encoded is answered in its own envelope, not as a failed request or batch', async () => {
+  assert.deepEqual(await call({ jsonrpc: '2.0', id: 4, method: 'test_unencodable' }), { jsonrpc: '2.0', id: 4, error: { code: -32003, message: 'response too large' } });
+  assert.deepEqual(await call({ jsonrpc: '2.0', id: 5, method: 'test_cyclic' }), { jsonrpc: '2.0', id: 5, error: { code: -32603, message: 'method handler crashed' } });
+  assert.deepEqual(
+    await call([
+      { jsonrpc: '2.0', id: 1, method: 'test_unencodable' },
+      { jsonrpc: '2.0', id: 2, method: 'eth_chainId' },
+    ]),
+    [
+      { jsonrpc: '2.0', id: 1, error: { code: -32003, message: 'response too large' } },
+      { jsonrpc: '2.0', id: 2, result: '0xa868' },
+    ],
+  );
 });
 
 test('bigint results are bare JSON numbers; <>& are escaped as Go does', async () => {

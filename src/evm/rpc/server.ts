@@ -463,15 +463,30 @@ export class EthRpcServer {
     const result = fn(params, conn ? { connection: conn } : this.noCtx);
     if (result instanceof Promise) {
       return result.then(
-        (v) => this.resultReply(id, v),
+        (v) => this.resultReply(id, v, name),
         (e) => this.errorReply(id, e, name),
       );
     }
-    return this.resultReply(id, result);
+    return this.resultReply(id, result, name);
   }
 
-  private resultReply(id: string, v: unknown): Reply {
-    const text = v instanceof JsonText ? v.text : v === undefined ? 'null' : toJSON(v);
+  /**
+   * The answer to a call with its result. A result that cannot be encoded is answered in the
+   * call's own envelope (geth: a marshal error is the call's error), never as a failure of the
+   * whole request or batch: one longer than a JavaScript string can hold as -32003 `response too
+   * large` (geth's code for an answer over its size limit), anything else as a handler bug.
+   */
+  private resultReply(id: string, v: unknown, method: string): Reply {
+    let text: string;
+    try {
+      text = v instanceof JsonText ? v.text : v === undefined ? 'null' : toJSON(v);
+    } catch (e) {
+      if (e instanceof RangeError && /Invalid string length/.test(e.message)) {
+        this.opts.log.warn('RPC method ' + method + ' result too large to encode');
+        return { json: errorJSON(id, -32003, 'response too large'), resultSize: 0 };
+      }
+      return this.errorReply(id, e, method);
+    }
     return { json: resultJSON(id, text), resultSize: text.length };
   }
 
@@ -515,7 +530,7 @@ export class EthRpcServer {
     sub.unsubscribe = source.subscribe(kind, params, emit);
     conn.subs.set(subID, sub);
     pending.push(sub);
-    return this.resultReply(id, subID);
+    return this.resultReply(id, subID, msg.method);
   }
 
   private unsubscribe(msg: Msg, id: string, conn: Connection | undefined): Reply {
@@ -534,7 +549,7 @@ export class EthRpcServer {
     if (!conn || !sub) return fail(-32000, 'subscription not found');
     conn.subs.delete(sub.id);
     endSubscription(sub, this.opts.log);
-    return this.resultReply(id, true);
+    return this.resultReply(id, true, msg.method);
   }
 
   // ----- WebSocket

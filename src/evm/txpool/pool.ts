@@ -4,6 +4,7 @@
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { checksumAddress } from '../chain/devAccounts.js';
+import { keccak256 } from '../crypto.js';
 
 export class TxPoolError extends Error {}
 
@@ -135,7 +136,9 @@ export class TxPool {
 
   /** Validates and admits a tx; returns its hash. Throws TxPoolError with geth's text. */
   async add(tx: TypedTransaction, raw: Uint8Array, head: PoolHead): Promise<PoolTx> {
-    const hash = '0x' + Buffer.from(tx.hash()).toString('hex');
+    // An unsigned tx (empty signature fields, which geth decodes as zeros) has a hash all the
+    // same, and fails below as geth's does: at the sender.
+    const hash = '0x' + Buffer.from(tx.isSigned() ? tx.hash() : keccak256(tx.serialize())).toString('hex');
     if (this.all.has(hash)) throw new TxPoolError('already known');
     if (tx.type !== 0 && tx.type !== 1 && tx.type !== 2) throw new TxPoolError('transaction type not supported');
     if (raw.length > TX_MAX_SIZE) throw new TxPoolError(`oversized data: transaction size ${raw.length}, limit ${TX_MAX_SIZE}`);
