@@ -20,24 +20,14 @@ import { cb58Encode } from '../src/ids/cb58.js';
 import { parseID, parseNodeID } from '../src/ids/ids.js';
 import { UNMARSHAL_ERROR, isMethodNameCached } from '../src/rpc/gorilla.js';
 import { parseIDArg } from '../src/rpc/idArgs.js';
+import { mulberry32 } from './rng.js';
 
 const SEED = Number(process.env.POWDER_FUZZ_SEED ?? 20260822) >>> 0;
 const ROUNDS = Math.max(1, Number(process.env.POWDER_FUZZ_ROUNDS ?? 250));
 console.log(`# fuzzNodeApis: seed ${SEED}, ${ROUNDS} requests per method (POWDER_FUZZ_SEED / POWDER_FUZZ_ROUNDS)`);
 
 // ---------------------------------------------------------------------------------------------
-// PRNG
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Draws (test/rng.ts)
 
 let rand = mulberry32(SEED);
 const int = (n: number) => Math.floor(rand() * n);

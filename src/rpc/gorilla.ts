@@ -100,11 +100,11 @@ interface Span {
   end: number;
 }
 
+/** A method's error with its JSON-RPC code (the answer's `data` is always null here, as in Go). */
 class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
-    readonly data: unknown = null,
   ) {
     super(message);
   }

@@ -26,6 +26,7 @@ import { startDevNode, rawRpc, type DevNode } from './setup.js';
 import { traceTimeoutMs } from '../api/debug.js';
 import { buildMethodTable } from '../api/methods.js';
 import { KNOWN_APIS } from '../api/vmConfig.js';
+import { mulberry32, type Rng } from '../../../test/rng.js';
 
 // ---------------------------------------------------------------------------------------------
 // Seed, budget, collectors
@@ -53,18 +54,6 @@ function leaks(message: string, request: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // PRNG (mulberry32) and draws
 
-type Rng = () => number;
-
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** FNV-1a of a name, to give each method its own stream of draws. */
 function nameHash(s: string): number {
