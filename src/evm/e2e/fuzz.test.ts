@@ -1190,11 +1190,13 @@ test('regression: storage keys and eth_getProof key lists decode as Go does (boo
 test('regression: a trace runs under geth\'s trace timeout (a looping call held the node for minutes)', async () => {
   assert.equal(traceTimeoutMs({}), 5000, "geth's default");
   assert.equal(traceTimeoutMs({ Timeout: '1m30s' }), 90_000);
-  const loop = { from: facts.addresses[1], input: '0x5b600056', gas: '0x200000' }; // JUMPDEST PUSH1 0 JUMP
+  // JUMPDEST PUSH1 0 JUMP until 4M gas is spent: ~1M steps, which no machine runs in the 1 ms the
+  // traces below allow (a 50 ms limit on 2M gas was beaten by a fast CI machine).
+  const loop = { from: facts.addresses[1], input: '0x5b600056', gas: '0x400000' };
   for (const tracer of ['callTracer', undefined, '4byteTracer']) {
-    assert.deepEqual((await callRaw('debug_traceCall', [loop, 'latest', { tracer, timeout: '50ms' }])).error, { code: -32000, message: 'execution timeout' }, String(tracer));
+    assert.deepEqual((await callRaw('debug_traceCall', [loop, 'latest', { tracer, timeout: '1ms' }])).error, { code: -32000, message: 'execution timeout' }, String(tracer));
   }
-  assert.deepEqual((await callRaw('debug_traceCall', [loop, 'latest', { tracer: 'noopTracer', timeout: '50ms' }])).result, {}, 'the noop tracer ignores the stop');
+  assert.deepEqual((await callRaw('debug_traceCall', [loop, 'latest', { tracer: 'noopTracer', timeout: '1ms' }])).result, {}, 'the noop tracer ignores the stop');
   assert.deepEqual((await callRaw('debug_traceCall', [loop, 'latest', { timeout: 'soon' }])).error, { code: -32000, message: 'time: invalid duration "soon"' });
   // A mined loop and a transfer after it in one block: the loop's entry is its error, the transfer traced on the right state.
   await rpcOK('evm_setAutomine', [false]);
@@ -1203,13 +1205,13 @@ test('regression: a trace runs under geth\'s trace timeout (a looping call held 
   await rpcOK('evm_mine');
   await rpcOK('evm_setAutomine', [true]);
   const receipt = await rpcOK('eth_getTransactionReceipt', [transfer]);
-  const traced = await rpcOK('debug_traceBlockByNumber', [receipt.blockNumber, { tracer: 'callTracer', timeout: '50ms' }]);
+  const traced = await rpcOK('debug_traceBlockByNumber', [receipt.blockNumber, { tracer: 'callTracer', timeout: '1ms' }]);
   assert.equal(traced.length, 2);
   assert.deepEqual(traced[0], { txHash: looping, error: 'execution timeout' });
   assert.equal(traced[1].txHash, transfer);
   assert.deepEqual([traced[1].result.type, traced[1].result.to, traced[1].result.value], ['CALL', '0x5e47000000000000000000000000000000000006', '0x5']);
-  assert.deepEqual((await callRaw('debug_traceTransaction', [looping, { tracer: 'callTracer', timeout: '50ms' }])).error, { code: -32000, message: 'execution timeout' });
-  assert.deepEqual(await rpcOK('debug_traceBlockByNumber', [receipt.blockNumber, { tracer: 'noopTracer', timeout: '50ms' }]), [
+  assert.deepEqual((await callRaw('debug_traceTransaction', [looping, { tracer: 'callTracer', timeout: '1ms' }])).error, { code: -32000, message: 'execution timeout' });
+  assert.deepEqual(await rpcOK('debug_traceBlockByNumber', [receipt.blockNumber, { tracer: 'noopTracer', timeout: '1ms' }]), [
     { txHash: looping, result: {} },
     { txHash: transfer, result: {} },
   ]);
