@@ -10,7 +10,7 @@ import {
   type TxOptions,
   type TypedTransaction,
 } from '@ethereumjs/tx';
-import { Account, Address, createAddressFromString } from '@ethereumjs/util';
+import { Account, Address, bigIntToUnpaddedBytes, createAddressFromString } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { CallState } from '../state/callState.js';
 import { CallTimeoutError, withDeadline } from '../callDeadline.js';
@@ -226,6 +226,33 @@ function decodeTxFields(raw: Uint8Array): TxFields {
     return { error: `rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.${t.name}).ChainID` };
   }
   return { values };
+}
+
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const bigOf = (b: Uint8Array) => (b.length === 0 ? 0n : BigInt('0x' + Buffer.from(b).toString('hex')));
+
+/** geth's isProtectedV: a legacy tx's V other than 0, 1, 27 and 28 claims EIP-155 protection. */
+function isProtectedV(v: bigint): boolean {
+  return v !== 0n && v !== 1n && v !== 27n && v !== 28n;
+}
+
+/**
+ * Whether geth's signer takes a decoded tx's signature (types.Sender: the chain id of a typed tx
+ * or of a protected V, then recoverPlain's ValidateSignatureValues with EIP-2's low s). Values
+ * that are not canonical byte strings are left for the decoder to word (undefined).
+ */
+function gethSignatureOK(type: number, values: unknown[], chainId: bigint): boolean | undefined {
+  const sig = values.slice(-3);
+  if (!sig.every((x) => x instanceof Uint8Array && x[0] !== 0)) return undefined;
+  const [v, r, s] = (sig as Uint8Array[]).map(bigOf);
+  let recId: bigint;
+  if (type === 0) recId = isProtectedV(v) ? v - 35n - 2n * chainId : v - 27n;
+  else {
+    const id = values[0];
+    if (!(id instanceof Uint8Array) || bigOf(id) !== chainId) return false;
+    recId = v;
+  }
+  return (recId === 0n || recId === 1n) && r >= 1n && s >= 1n && r < SECP256K1_N && s <= SECP256K1_N >> 1n;
 }
 
 /** ethereumjs' constructor from decoded fields, by type byte (what createTxFromRLP calls after decoding). */
@@ -644,11 +671,23 @@ export class EvmBackend {
     // legacy tx), so the shape is checked first and the decoded fields are handed on.
     const fields = decodeTxFields(raw);
     if (fields.error) throw new RpcError(-32000, fields.error);
+    const type = raw[0] > 0x7f ? 0 : raw[0];
+    let values = fields.values;
+    // geth decodes any V, R and S (big.Ints) and finds a bad signature only at types.Sender, in
+    // the pool after the fee cap, replay-protection and pool checks: `invalid sender`. ethereumjs
+    // refuses such values in its constructor with its own texts, so the tx goes on unsigned (as
+    // one with empty signature fields does) and fails in the pool at the sender as geth's does.
+    const sigOK = values && gethSignatureOK(type, values, this.chainId);
+    if (values && sigOK === false) {
+      values = [...values.slice(0, -3), new Uint8Array(), new Uint8Array(), new Uint8Array()];
+      if (type !== 0) values[0] = bigIntToUnpaddedBytes(this.chainId);
+    }
     let tx: TypedTransaction;
     try {
-      tx = fields.values ? TX_FROM_VALUES[raw[0] > 0x7f ? 0 : raw[0]](fields.values as never, { common }) : createTxFromRLP(raw, { common });
+      tx = values ? TX_FROM_VALUES[type](values as never, { common }) : createTxFromRLP(raw, { common });
     } catch (e) {
-      const m = (e as Error).message;
+      // ethereumjs' texts end with a description of the tx, "(tx type=2 hash=… …)".
+      const m = (e as Error).message.replace(/\s*\(tx type=.*$/s, '');
       // ethereumjs validates in the constructor what geth checks in the pool.
       if (m.startsWith('maxFeePerGas cannot be less than maxPriorityFeePerGas')) throw new RpcError(-32000, 'max priority fee per gas higher than max fee per gas');
       const zeros = /^(\w+) cannot have leading zeroes/.exec(m);
@@ -668,11 +707,14 @@ export class EvmBackend {
     (tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(raw);
     // geth's SubmitTransaction: the fee cap (rpc-tx-fee-cap) first, then the replay protection.
     this.checkFeeCap(tx);
-    // geth decodes empty signature fields as zeros: a legacy tx with V = 0 is not protected (and
-    // its hash is that of its bytes; ethereumjs has none for an unsigned tx).
-    if (!isProtected(tx) || (tx.type === 0 && !tx.isSigned())) {
+    // geth's tx.Protected(): a typed tx always, a legacy one by its V alone (geth decodes empty
+    // signature fields as zeros: V = 0 is not protected).
+    const sent = fields.values;
+    const protectedTx = sent ? type !== 0 || isProtectedV(bigOf(sent[6] as Uint8Array)) : isProtected(tx) && (tx.type !== 0 || tx.isSigned());
+    if (!protectedTx) {
       const h = hex(keccak256(raw));
-      const nick = tx.nonce === 0n && (tx.r ?? 0n) === (tx.s ?? 0n);
+      const [r, s] = sent ? [bigOf(sent[7] as Uint8Array), bigOf(sent[8] as Uint8Array)] : [tx.r ?? 0n, tx.s ?? 0n];
+      const nick = tx.nonce === 0n && r === s;
       if (!this.config.allowUnprotectedTxs && !this.config.allowUnprotectedTxHashes.has(h) && !nick) {
         throw new RpcError(-32000, 'only replay-protected (EIP-155) transactions allowed over RPC');
       }

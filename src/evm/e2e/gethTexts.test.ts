@@ -1,0 +1,108 @@
+// geth's (Subnet-EVM's) error texts where ethereumjs' own used to reach the client: each test
+// pins one place the seeded fuzz (fuzz.test.ts) found, over real HTTP against a dev node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RLP } from '@ethereumjs/rlp';
+import { hexToBytes, toHex, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startDevNode, rawRpc, KEY0, ADDR0, ADDR1, type DevNode } from './setup.js';
+
+let dev: DevNode;
+let configDir: string;
+
+const call = (method: string, params: unknown[] = []) => rawRpc(dev.rpcURL, { jsonrpc: '2.0', id: 1, method, params });
+
+async function expectError(method: string, params: unknown[], message: string | RegExp, code = -32000): Promise<void> {
+  const r = await call(method, params);
+  assert.ok(r.error, `${method} ${JSON.stringify(params).slice(0, 200)} answered ${JSON.stringify(r.result)}`);
+  assert.equal(r.error.code, code, r.error.message);
+  if (typeof message === 'string') assert.equal(r.error.message, message);
+  else assert.match(r.error.message, message);
+}
+
+before(async () => {
+  configDir = mkdtempSync(join(tmpdir(), 'powder-chaincfg-'));
+  mkdirSync(join(configDir, 'dev'));
+  const apis = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-account', 'internal-tx-pool', 'debug-tracer'];
+  writeFileSync(join(configDir, 'dev', 'config.json'), JSON.stringify({ 'eth-apis': apis }));
+  dev = await startDevNode({ 'chain-config-dir': configDir, 'db-type': 'memdb' });
+});
+
+after(async () => {
+  await dev?.stop();
+  rmSync(configDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------
+// 1. Raw transactions with signature values geth's signer refuses
+
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+const int = (n: bigint) => (n === 0n ? new Uint8Array() : hexToBytes(toHex(n)));
+const num = (b: Uint8Array) => (b.length ? BigInt(toHex(b)) : 0n);
+
+/** A signed raw tx of `type` with its last three fields (V/yParity, R, S) replaced by `sig`. */
+async function withSignature(type: 'legacy' | 'eip2930' | 'eip1559', sig: (v: bigint, r: bigint, s: bigint) => [Uint8Array, Uint8Array, Uint8Array], fee = 10n ** 11n): Promise<Hex> {
+  const base = { chainId: dev.chainId, nonce: 0, to: ADDR1, value: 1n, gas: 21000n } as const;
+  const account = privateKeyToAccount(KEY0);
+  const signed =
+    type === 'eip1559'
+      ? await account.signTransaction({ ...base, type, maxFeePerGas: fee, maxPriorityFeePerGas: 1n })
+      : await account.signTransaction({ ...base, type, gasPrice: fee });
+  const bytes = hexToBytes(signed);
+  const typed = bytes[0] <= 0x7f;
+  const fields = RLP.decode(typed ? bytes.subarray(1) : bytes) as Uint8Array[];
+  const [v, r, s] = fields.slice(-3).map(num);
+  const body = RLP.encode([...fields.slice(0, -3), ...sig(v, r, s)]);
+  return toHex(typed ? new Uint8Array([bytes[0], ...body]) : body);
+}
+
+test('eth_sendRawTransaction: signature values geth refuses are `invalid sender` (the pool\'s types.Sender), not ethereumjs texts', async () => {
+  const bad: [string, 'legacy' | 'eip2930' | 'eip1559', (v: bigint, r: bigint, s: bigint) => [Uint8Array, Uint8Array, Uint8Array]][] = [];
+  for (const type of ['legacy', 'eip2930', 'eip1559'] as const) {
+    bad.push(
+      [`${type} r = 0`, type, (v, _r, s) => [int(v), int(0n), int(s)]],
+      [`${type} s = 0`, type, (v, r) => [int(v), int(r), int(0n)]],
+      [`${type} s = N`, type, (v, r) => [int(v), int(r), int(N)]],
+      [`${type} r = N`, type, (v, _r, s) => [int(v), int(N), int(s)]],
+      [`${type} r = 2^256-1`, type, (v, _r, s) => [int(v), int(2n ** 256n - 1n), int(s)]],
+      [`${type} high s (EIP-2)`, type, (v, r, s) => [int(v), int(r), int(N - s)]],
+      [`${type} r of 33 bytes`, type, (v, _r, s) => [int(v), new Uint8Array(33).fill(1), int(s)]],
+      [`${type} s of 33 bytes`, type, (v, r) => [int(v), int(r), new Uint8Array(33).fill(1)]],
+    );
+  }
+  for (const type of ['eip2930', 'eip1559'] as const) {
+    bad.push(
+      [`${type} yParity 2`, type, (_v, r, s) => [int(2n), int(r), int(s)]],
+      [`${type} yParity 27`, type, (_v, r, s) => [int(27n), int(r), int(s)]],
+      [`${type} yParity of 33 bytes`, type, (_v, r, s) => [new Uint8Array(33).fill(1), int(r), int(s)]],
+    );
+  }
+  // Legacy V values geth takes as EIP-155 protected (any but 0, 1, 27, 28) for another chain id.
+  for (const v of [29n, 35n, 36n, 2n ** 70n]) bad.push([`legacy v = ${v}`, 'legacy', (_v, r, s) => [int(v), int(r), int(s)]]);
+  bad.push(['legacy v + 2 (the next chain id)', 'legacy', (v, r, s) => [int(v + 2n), int(r), int(s)]]);
+  for (const [name, type, sig] of bad) {
+    const r = await call('eth_sendRawTransaction', [await withSignature(type, sig)]);
+    assert.deepEqual(r.error, { code: -32000, message: 'invalid sender' }, name);
+  }
+});
+
+test('eth_sendRawTransaction: legacy V 0, 1, 27, 28 is unprotected, refused before any signature check', async () => {
+  for (const v of [0n, 1n, 27n, 28n]) {
+    const raw = await withSignature('legacy', (_v, r, s) => [int(v), int(r), int(s)]);
+    await expectError('eth_sendRawTransaction', [raw], 'only replay-protected (EIP-155) transactions allowed over RPC');
+  }
+});
+
+test('eth_sendRawTransaction: a bad signature is found after the fee cap check, as geth\'s SubmitTransaction does', async () => {
+  const raw = await withSignature('eip1559', (v, r) => [int(v), int(r), int(N)], 10n ** 16n); // 210 ether of fees
+  await expectError('eth_sendRawTransaction', [raw], 'tx fee (210.00 ether) exceeds the configured cap (100.00 ether)');
+});
+
+test('eth_sendRawTransaction: a good signature still goes through', async () => {
+  const raw = await withSignature('eip1559', (v, r, s) => [int(v), int(r), int(s)]);
+  const r = await call('eth_sendRawTransaction', [raw]);
+  assert.match(r.result, /^0x[0-9a-f]{64}$/, JSON.stringify(r.error));
+});
