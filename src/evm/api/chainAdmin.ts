@@ -164,8 +164,8 @@ export function chainAdminMethods(be: EvmBackend): MethodTable {
   const m: MethodTable = new Map();
   m.set('admin_exportChain', (p) => {
     const file = fileName(p, 0);
-    const first = optUint64NumberArg(p[1], 1);
-    const last = optUint64NumberArg(p[2], 2);
+    const first = optUint64NumberArg(p, 1);
+    const last = optUint64NumberArg(p, 2);
     return exportChain(be, file, first, last);
   });
   m.set('admin_importChain', (p) => importChain(be, fileName(p, 0)));

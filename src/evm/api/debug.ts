@@ -274,7 +274,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     return pt ? hexD(pt.raw) : '0x';
   });
   internal.set('debug_printBlock', (p) => {
-    const n = uint64NumberArg(p[0], 0); // a bare JSON number, as Go decodes a uint64
+    const n = uint64NumberArg(p, 0); // a bare JSON number, as Go decodes a uint64
     const b = chain.blockByNumber(n);
     if (!b) throw new RpcError(-32000, `block #${n} not found`);
     return JSON.stringify({ hash: b.hashHex, number: Number(n), txs: b.rawTxs.length });

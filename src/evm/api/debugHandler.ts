@@ -10,7 +10,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { Session } from 'node:inspector/promises';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
-import { arg, GoTypeError, intNumberArg, jsonKind, missingArgument } from '../rpc/params.js';
+import { arg, GoTypeError, intNumberArg, jsonKind, missingArgument, uintNumberArg } from '../rpc/params.js';
 import { CpuProfileSession } from '../../profiler/cpu.js';
 import { acquireHeapSampler, type HeapSampler } from '../../profiler/heap.js';
 import { lockRecorder, type ContentionRecord } from '../../profiler/locks.js';
@@ -41,18 +41,6 @@ const optStringArg = (p: unknown[], i: number): string | undefined => {
   if (v === undefined || v === null) return undefined;
   return arg(i, () => {
     if (typeof v !== 'string') throw new GoTypeError(jsonKind(v), 'string');
-    return v;
-  });
-};
-
-/** A Go `uint` argument (a bare JSON number; null → 0). */
-const uintArg = (p: unknown[], i: number): number => {
-  const v = p[i];
-  if (v === undefined) throw missingArgument(i);
-  if (v === null) return 0;
-  return arg(i, () => {
-    if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'uint');
-    if (!Number.isInteger(v) || v < 0 || v >= 2 ** 64) throw new GoTypeError(`number ${v}`, 'uint');
     return v;
   });
 };
@@ -284,7 +272,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
   startService();
 
   m.set('debug_verbosity', (p) => {
-    setVerbosity(be.log, legacyLevel(intNumberArg(p[0], 0)));
+    setVerbosity(be.log, legacyLevel(intNumberArg(p, 0)));
     return null;
   });
   m.set('debug_vmodule', (p) => {
@@ -296,7 +284,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
 
   m.set('debug_cpuProfile', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintArg(p, 1);
+    const nsec = uintNumberArg(p, 1);
     await startCPUProfile(file, be);
     await sleepSeconds(nsec);
     await stopCPUProfile(be).catch(() => undefined);
@@ -313,7 +301,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
 
   m.set('debug_goTrace', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintArg(p, 1);
+    const nsec = uintNumberArg(p, 1);
     await startGoTrace(file, be);
     await sleepSeconds(nsec);
     await stopGoTrace(be).catch(() => undefined);
@@ -330,7 +318,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
 
   m.set('debug_blockProfile', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintArg(p, 1);
+    const nsec = uintNumberArg(p, 1);
     contention.block = true;
     applyContention();
     await sleepSeconds(nsec);
@@ -343,7 +331,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
     return null;
   });
   m.set('debug_setBlockProfileRate', (p) => {
-    contention.block = intNumberArg(p[0], 0) > 0;
+    contention.block = intNumberArg(p, 0) > 0;
     applyContention();
     return null;
   });
@@ -353,7 +341,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
   });
   m.set('debug_mutexProfile', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintArg(p, 1);
+    const nsec = uintNumberArg(p, 1);
     contention.mutex = true;
     applyContention();
     await sleepSeconds(nsec);
@@ -366,7 +354,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
     return null;
   });
   m.set('debug_setMutexProfileFraction', (p) => {
-    const rate = intNumberArg(p[0], 0);
+    const rate = intNumberArg(p, 0);
     // Go: a negative rate only reads the current one.
     if (rate >= 0) {
       contention.mutex = rate > 0;
@@ -389,7 +377,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
     return null;
   });
   m.set('debug_setGCPercent', (p) => {
-    const v = intNumberArg(p[0], 0);
+    const v = intNumberArg(p, 0);
     const prev = gcPercent ?? initialGrowingPercent();
     // GOGC=v → V8's old-generation growing percent; 0 (collect at once) → 1, the least growth;
     // negative (Go: collector off, which V8 cannot do) → 0, V8's own dynamic growing.

@@ -39,10 +39,10 @@ interface StorageRange {
  */
 async function storageRangeAt(be: EvmBackend, p: unknown[]): Promise<StorageRange> {
   const spec = blockNumberOrHash(required(p, 0), 0);
-  const txIndex = intNumberArg(p[1], 1);
+  const txIndex = intNumberArg(p, 1);
   const contract = address(required(p, 2), 2);
   const start = bytes(required(p, 3), 3);
-  const max = intNumberArg(p[4], 4);
+  const max = intNumberArg(p, 4);
   const block = be.resolveForState(spec);
   if (block.header.number === 0n) throw new RpcError(-32000, 'no transaction in genesis');
   const { sm, txs, run } = await replayBlock(be, block);
@@ -171,8 +171,8 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
   const m: MethodTable = new Map();
   m.set('debug_storageRangeAt', (p) => storageRangeAt(be, p));
   m.set('debug_getModifiedAccountsByNumber', (p) => {
-    const startNum = uint64NumberArg(p[0], 0);
-    const endNum = p[1] === undefined || p[1] === null ? undefined : uint64NumberArg(p[1], 1);
+    const startNum = uint64NumberArg(p, 0);
+    const endNum = p[1] === undefined || p[1] === null ? undefined : uint64NumberArg(p, 1);
     const start = be.chain.blockByNumber(startNum);
     if (!start) throw new RpcError(-32000, `start block ${startNum.toString(16)} not found`);
     const end = endNum === undefined ? undefined : be.chain.blockByNumber(endNum);
@@ -195,7 +195,7 @@ export function debugStateMethods(be: EvmBackend): MethodTable {
   m.set('debug_accountRange', (p) => {
     const block = dumpBlockAt(be, blockNumberOrHash(required(p, 0), 0));
     const start = bytes(required(p, 1), 1);
-    const maxResults = intNumberArg(p[2], 2);
+    const maxResults = intNumberArg(p, 2);
     const [nocode, nostorage, incompletes] = [boolArg(p[3], 3), boolArg(p[4], 4), boolArg(p[5], 5)];
     const max = maxResults > ACCOUNT_RANGE_MAX || maxResults <= 0 ? ACCOUNT_RANGE_MAX : maxResults;
     return rawDump(be, block, { skipCode: nocode, skipStorage: nostorage, onlyWithAddresses: !incompletes, start, max });

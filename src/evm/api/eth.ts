@@ -5,7 +5,7 @@ import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import { RpcError, goKind as jsonKind, type RpcMethod } from '../rpc/server.js';
 import { keccak256 } from '../crypto.js';
 import { nativeSecp } from '../chain/secp.js';
-import { transactionArgsArg } from '../rpc/params.js';
+import { hexOrDecimal64Arg, optUint64NumberArg, transactionArgsArg } from '../rpc/params.js';
 import type { Block } from '../chain/blockchain.js';
 import { headerToJSON, encodeHeader } from '../chain/header.js';
 import { effectiveTip } from '../txpool/pool.js';
@@ -97,11 +97,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   internalEth.set('eth_maxPriorityFeePerGas', async () => hexQ(await be.suggestTip()));
   internalEth.set('eth_syncing', () => false);
   internalEth.set('eth_feeHistory', (p) => {
-    const countV = required(p, 0);
-    let count: bigint;
-    if (typeof countV === 'number' && Number.isInteger(countV) && countV >= 0) count = BigInt(countV);
-    else if (typeof countV === 'string' && /^\d+$/.test(countV)) count = BigInt(countV);
-    else count = quantity(countV, 0, 'math.HexOrDecimal64');
+    let count = hexOrDecimal64Arg(p, 0);
     const last = blockNumber(required(p, 1), 1);
     const pct = opt(p, 2, (v, i) => {
       // Go's texts: the whole value's kind if it is no array, else the first bad element's.
@@ -426,13 +422,9 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
 
 /** eth_getActiveRulesAt / eth_getActivePrecompilesAt: bare JSON number (Go *uint64), default head time. */
 function timestampArg(p: unknown[], be: EvmBackend): bigint {
-  const v = p[0];
-  if (v === undefined || v === null) return be.chain.head.header.timestamp;
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 64) return BigInt(v);
-  // Go's encoding/json names the JSON kind, and quotes the literal for a number out of uint64 range.
-  const t = typeof v === 'string' ? 'string' : Array.isArray(v) ? 'array' : typeof v === 'number' ? `number ${v}` : typeof v === 'boolean' ? 'bool' : typeof v;
-  throw invalidArg(0, `json: cannot unmarshal ${t} into Go value of type uint64`);
+  if (typeof p[0] === 'bigint') return p[0];
+  // Go's encoding/json reads the literal as sent: a fraction, an exponent or a value out of range is refused.
+  return optUint64NumberArg(p, 0) ?? be.chain.head.header.timestamp;
 }
 
 /**

@@ -145,7 +145,7 @@ export function personalMethods(be: EvmBackend): MethodTable {
   m.set('personal_unlockAccount', async (p) => {
     const addr = address(required(p, 0), 0);
     const password = str(p, 1);
-    const duration = optUint64NumberArg(p[2], 2);
+    const duration = optUint64NumberArg(p, 2);
     if (EXT_RPC_ENABLED && !be.config.keystoreInsecureUnlockAllowed) throw new KeystoreError('account unlock with HTTP access is forbidden');
     let seconds: bigint;
     if (duration === undefined) seconds = DEFAULT_UNLOCK_SECONDS;

@@ -66,13 +66,13 @@ test('bool, uint64 number, hex-or-decimal', () => {
   assert.equal(p.boolArg(true, 1), true);
   assert.equal(p.boolArg(null, 1), false);
   bad(() => p.boolArg('true', 1), 'invalid argument 1: json: cannot unmarshal string into Go value of type bool');
-  assert.equal(p.optUint64NumberArg(1700000000, 0), 1700000000n);
-  bad(() => p.optUint64NumberArg('0x10', 0), 'invalid argument 0: json: cannot unmarshal string into Go value of type uint64');
-  bad(() => p.optUint64NumberArg(-1, 0), 'invalid argument 0: json: cannot unmarshal number -1 into Go value of type uint64');
-  assert.equal(p.hexOrDecimal64Arg('0x10', 0), 16n);
-  assert.equal(p.hexOrDecimal64Arg('10', 0), 10n);
-  assert.equal(p.hexOrDecimal64Arg(4, 0), 4n);
-  bad(() => p.hexOrDecimal64Arg('x', 0), 'invalid argument 0: invalid hex or decimal integer "x"');
+  assert.equal(p.optUint64NumberArg([1700000000], 0), 1700000000n);
+  bad(() => p.optUint64NumberArg(['0x10'], 0), 'invalid argument 0: json: cannot unmarshal string into Go value of type uint64');
+  bad(() => p.optUint64NumberArg([-1], 0), 'invalid argument 0: json: cannot unmarshal number -1 into Go value of type uint64');
+  assert.equal(p.hexOrDecimal64Arg(['0x10'], 0), 16n);
+  assert.equal(p.hexOrDecimal64Arg(['10'], 0), 10n);
+  assert.equal(p.hexOrDecimal64Arg([4], 0), 4n);
+  bad(() => p.hexOrDecimal64Arg(['x'], 0), 'invalid argument 0: invalid hex or decimal integer "x"');
 });
 
 test('block numbers and tags', () => {

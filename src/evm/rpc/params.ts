@@ -6,6 +6,7 @@
 //
 // Usage in a method:  (params) => { checkArgs(params, 2); const a = address(params[0], 0); ... }
 import { RpcError, goKind } from './server.js';
+import { numberLiteral } from './rawNumbers.js';
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -196,20 +197,48 @@ export function decodeBool(v: unknown): boolean {
   return v;
 }
 
-/** A bare JSON number decoded into Go's uint64 (e.g. eth_getActiveRulesAt's timestamp). */
-export function decodeUint64Number(v: unknown): bigint {
-  if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'uint64');
-  if (!Number.isInteger(v) || v < 0 || v >= 2 ** 64) throw new GoTypeError(`number ${v}`, 'uint64');
-  return BigInt(v);
+/**
+ * Go's encoding/json storing the number literal `text` into an integer type of range [min, max]
+ * (strconv.ParseInt / ParseUint in base 10): a fraction, an exponent, a sign on an unsigned type
+ * or a value out of range is refused, the literal quoted as sent.
+ */
+function goInteger(text: string, type: string, min: bigint, max: bigint): bigint {
+  const digits = text.charCodeAt(0) === 0x2d ? text.slice(1) : text;
+  // 20 digits hold any 64-bit value (JSON has no leading zeros): no BigInt of a huge literal.
+  const ok = /^[0-9]+$/.test(digits) && digits.length <= 20 && (min < 0n || digits === text);
+  const n = ok ? BigInt(text) : undefined;
+  if (n === undefined || n < min || n > max) throw new GoTypeError(`number ${text}`, type);
+  return n;
 }
 
-/** math.HexOrDecimal64 (eth_feeHistory's blockCount): a number, or a decimal or 0x string. */
-export function decodeHexOrDecimal64(v: unknown): bigint {
-  const text = typeof v === 'string' ? v : typeof v === 'number' ? String(v) : JSON.stringify(v);
+const MAX_UINT64 = (1n << 64n) - 1n;
+const MIN_INT = -(1n << 63n);
+const MAX_INT = (1n << 63n) - 1n; // Go's int is int64 on amd64
+
+/**
+ * A bare JSON number decoded into Go's uint64 (e.g. eth_getActiveRulesAt's timestamp). `text` is
+ * the literal as sent (rawNumbers.ts); without it, the number's own spelling.
+ */
+export function decodeUint64Number(v: unknown, text?: string): bigint {
+  if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'uint64');
+  return goInteger(text ?? String(v), 'uint64', 0n, MAX_UINT64);
+}
+
+/**
+ * math.HexOrDecimal64 (eth_feeHistory's blockCount): the JSON text, without the quotes of a
+ * string, is decimal or 0x hex (math.ParseUint64; "" is 0). A bare number is read as its literal,
+ * so `1e2` is refused and `18446744073709551615` accepted.
+ */
+export function decodeHexOrDecimal64(v: unknown, text?: string): bigint {
+  const t = typeof v === 'string' ? v : typeof v === 'number' ? (text ?? String(v)) : JSON.stringify(v);
   let n: bigint | undefined;
-  if (/^0[xX][0-9a-fA-F]+$/.test(text)) n = BigInt('0x' + text.slice(2));
-  else if (/^[0-9]+$/.test(text)) n = BigInt(text);
-  if (n === undefined || n >= 1n << 64n) throw new Error(`invalid hex or decimal integer ${JSON.stringify(text)}`);
+  // strconv.ParseUint takes leading zeros: dropped first, so the length checks bound the value.
+  const hex = t.length >= 2 && t[0] === '0' && (t[1] === 'x' || t[1] === 'X');
+  const digits = (hex ? t.slice(2) : t).replace(/^0+(?=.)/, '');
+  if (t === '') n = 0n;
+  else if (hex) n = /^[0-9a-fA-F]{1,16}$/.test(digits) ? BigInt('0x' + digits) : undefined;
+  else n = /^[0-9]{1,20}$/.test(digits) ? BigInt(digits) : undefined;
+  if (n === undefined || n > MAX_UINT64) throw new Error(`invalid hex or decimal integer ${JSON.stringify(t)}`);
   return n;
 }
 
@@ -231,22 +260,33 @@ export const bytesArg = (v: unknown, i: number): Uint8Array => (v === undefined 
 export const boolArg = (v: unknown, i: number): boolean => (v === undefined ? fail(missingArgument(i)) : arg(i, () => decodeBool(v)));
 /** An optional *bool argument. */
 export const optBoolArg = (v: unknown, i: number): boolean | undefined => (absent(v) ? undefined : arg(i, () => decodeBool(v)));
+
+// Bare-number arguments take the params array `p`, so that they decode the literal the server
+// kept (rawNumbers.ts) rather than JSON.parse's double.
 /** A Go `int` argument given as a bare JSON number (null decodes to 0). */
-export const intNumberArg = (v: unknown, i: number): number =>
-  v === undefined
-    ? fail(missingArgument(i))
-    : v === null
-      ? 0
-      : arg(i, () => {
-          if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'int');
-          if (!Number.isInteger(v) || Math.abs(v) >= 2 ** 63) throw new GoTypeError(`number ${v}`, 'int');
-          return v;
-        });
+export const intNumberArg = (p: readonly unknown[], i: number): number => Number(integerArg(p, i, 'int', MIN_INT, MAX_INT));
+/** A Go `uint` argument given as a bare JSON number (null decodes to 0). */
+export const uintNumberArg = (p: readonly unknown[], i: number): number => Number(integerArg(p, i, 'uint', 0n, MAX_UINT64));
 /** A uint64 argument given as a bare JSON number (null decodes to 0, as into a Go uint64). */
-export const uint64NumberArg = (v: unknown, i: number): bigint => (v === undefined ? fail(missingArgument(i)) : v === null ? 0n : arg(i, () => decodeUint64Number(v)));
+export const uint64NumberArg = (p: readonly unknown[], i: number): bigint => integerArg(p, i, 'uint64', 0n, MAX_UINT64);
 /** An optional *uint64 argument given as a bare JSON number. */
-export const optUint64NumberArg = (v: unknown, i: number): bigint | undefined => (absent(v) ? undefined : arg(i, () => decodeUint64Number(v)));
-export const hexOrDecimal64Arg = (v: unknown, i: number): bigint => (v === undefined ? fail(missingArgument(i)) : arg(i, () => decodeHexOrDecimal64(v)));
+export const optUint64NumberArg = (p: readonly unknown[], i: number): bigint | undefined => (absent(p[i]) ? undefined : uint64NumberArg(p, i));
+/** A math.HexOrDecimal64 argument. */
+export const hexOrDecimal64Arg = (p: readonly unknown[], i: number): bigint => {
+  const v = p[i];
+  if (v === undefined) throw missingArgument(i);
+  return arg(i, () => decodeHexOrDecimal64(v, typeof v === 'number' ? numberLiteral(p, i) : undefined));
+};
+
+function integerArg(p: readonly unknown[], i: number, type: string, min: bigint, max: bigint): bigint {
+  const v = p[i];
+  if (v === undefined) throw missingArgument(i);
+  if (v === null) return 0n;
+  return arg(i, () => {
+    if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), type);
+    return goInteger(numberLiteral(p, i), type, min, max);
+  });
+}
 
 function fail(e: Error): never {
   throw e;

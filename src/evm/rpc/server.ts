@@ -10,6 +10,7 @@ import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Logger } from '../../logging/logger.js';
 import { writeReply, type Reply as HttpReply, type RouteHandler } from '../../server/router.js';
 import { RawNumber, lossyNumber, rawIds } from './rawIds.js';
+import { keepParamNumbers } from './rawNumbers.js';
 
 export class RpcError extends Error {
   constructor(
@@ -341,6 +342,7 @@ export class EthRpcServer {
       // A single call over HTTP (the usual request): no subscriptions, no per-request closures.
       let msg = readMsg(parsed);
       if (lossyNumber(msg.id)) [msg] = keepRawIds([msg], text);
+      keepParamNumbers(text, [msg.params], false);
       if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return jsonReply(undefined);
       const r = this.handleMsg(msg, undefined, undefined);
       if (r instanceof Promise) {
@@ -375,6 +377,7 @@ export class EthRpcServer {
     }
     let msg = readMsg(parsed);
     if (lossyNumber(msg.id)) [msg] = keepRawIds([msg], text);
+    keepParamNumbers(text, [msg.params], false);
     if (msg.isResponse || (isNotification(msg) && msg.method.endsWith('_subscription'))) return write(undefined);
     const r = this.handleMsg(msg, conn, pending);
     if (r instanceof Promise) r.then((reply) => done(reply?.json), (e) => this.failure(e, write));
@@ -395,6 +398,7 @@ export class EthRpcServer {
       const first = msgs.find(isCall);
       return '[' + errorJSON(first ? idJSON(first.id) : 'null', -32600, 'batch too large') + ']';
     }
+    keepParamNumbers(text, msgs.map((m) => m.params), true);
     const calls = msgs.filter((m) => !m.isResponse && !(isNotification(m) && m.method.endsWith('_subscription')));
     if (calls.length === 0) return undefined;
     const maxSize = limitsOn ? this.opts.batchResponseMaxSize : 0;

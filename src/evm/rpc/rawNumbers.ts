@@ -1,0 +1,77 @@
+// geth decodes each positional param with Go's encoding/json, which reads a number literal into an
+// integer type from its text (strconv.ParseUint / ParseInt): `18446744073709551615` is a uint64,
+// while `1.0`, `1e2` or `-0` (for a uint64) are refused, the literal quoted as sent. JSON.parse
+// turns every literal into a double first (digits past 2^53 lost, 1e400 → Infinity, 1.0 → 1).
+//
+// So for a message whose params hold a bare number (rare: most params are hex strings), the
+// server records here the source text of each number param the double does not spell the same
+// way, in a side table keyed by the params array. The parsed values stay as they are, so every
+// other decoder sees exactly what it saw before; the integer decoders (params.ts) read the text.
+import { objectMembers, skipValue, skipWs, type Member } from '../../rpc/rawJSON.js';
+
+const kept = new WeakMap<readonly unknown[], Map<number, string>>();
+
+/** The JSON text of `params[i]` (a number): as sent when the server kept it, else the value's. */
+export function numberLiteral(params: readonly unknown[], i: number): string {
+  return kept.get(params)?.get(i) ?? String(params[i]);
+}
+
+const hasNumber = (params: unknown): params is unknown[] => Array.isArray(params) && params.some((v) => typeof v === 'number');
+
+/**
+ * Keeps the number params' source texts of the messages of a request body already accepted by
+ * JSON.parse: `params[k]` is the params value the server read from message k (the body itself,
+ * or the k-th element of a batch). One pass over the body at most, and none when no message has a
+ * number param.
+ */
+export function keepParamNumbers(text: string, params: readonly unknown[], batch: boolean): void {
+  if (!params.some(hasNumber)) return;
+  let i = skipWs(text, 0);
+  if (!batch) return keepFrom(text, i, params[0]);
+  i = skipWs(text, i + 1); // past '['
+  for (let k = 0; k < params.length && i < text.length && text.charCodeAt(i) !== 0x5d; k++) {
+    if (hasNumber(params[k])) keepFrom(text, i, params[k]);
+    i = skipWs(text, skipValue(text, i));
+    if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
+  }
+}
+
+/** Records the number texts of `params`, the params array of the message object at `open`. */
+function keepFrom(text: string, open: number, params: unknown): void {
+  if (!hasNumber(params) || text.charCodeAt(open) !== 0x7b) return;
+  const member = paramsMember(objectMembers(text, open));
+  if (!member || text.charCodeAt(member.start) !== 0x5b) return;
+  const texts = new Map<number, string>();
+  let i = skipWs(text, member.start + 1);
+  let k = 0;
+  for (; i < member.end && text.charCodeAt(i) !== 0x5d; k++) {
+    const end = skipValue(text, i);
+    const v = params[k];
+    if (typeof v === 'number') {
+      const literal = text.slice(i, end);
+      if (literal !== String(v)) texts.set(k, literal);
+    }
+    i = skipWs(text, end);
+    if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
+  }
+  // Defensive: the member read must be the array the server holds.
+  if (k === params.length && texts.size > 0) kept.set(params, texts);
+}
+
+/**
+ * The `params` member the server's readMsg took from a JSON.parse'd object: JSON.parse keeps
+ * each exact key's last value at the place of its first occurrence, and readMsg, walking keys in
+ * that order, takes the last key equal to "params" ignoring case.
+ */
+function paramsMember(members: Member[]): Member | undefined {
+  const firstAt = new Map<string, number>();
+  const last = new Map<string, Member>();
+  members.forEach((m, idx) => {
+    if (m.key.toLowerCase() !== 'params') return;
+    if (!firstAt.has(m.key)) firstAt.set(m.key, idx);
+    last.set(m.key, m);
+  });
+  let best: string | undefined;
+  for (const [key, at] of firstAt) if (best === undefined || at > firstAt.get(best)!) best = key;
+  return best === undefined ? undefined : last.get(best);
+}
