@@ -76,7 +76,48 @@ const PACKAGE_PATCHES = [
     find: /return BIGINT_CACHE\[bytes\[0\] \* 256 \+ bytes\[1\]\];/,
     replace: 'return cachedBigInt(bytes[0] * 256 + bytes[1]);',
   },
+  // The BLS12-381 and BN254 precompiles' backends import their @noble/curves curve when the EVM's
+  // modules load: the curves' constants (BLS12-381's towers and Frobenius coefficients above all)
+  // cost ~5–10 ms of every cold start, for precompiles a dev chain may never call. Each import
+  // becomes an object with the same members that requires the curve on first use (esbuild then
+  // initialises the bundled module there), and the two zero points at BLS's top level are read
+  // where they are used.
+  ...lazyNobleCurve('bls12_381', 'bls12-381', ['G1', 'G2', 'fields'], ['pairingBatch']),
+  {
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]precompiles[\\/]bls12_381[\\/]noble\.js$/,
+    find: /const G1_ZERO = bls12_381\.G1\.Point\.ZERO;\s*const G2_ZERO = bls12_381\.G2\.Point\.ZERO;/,
+    replace: '',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]precompiles[\\/]bls12_381[\\/]noble\.js$/,
+    find: /\bG([12])_ZERO\b/g,
+    replace: 'bls12_381.G$1.Point.ZERO',
+  },
+  ...lazyNobleCurve('bn254', 'bn254', ['G1', 'G2', 'fields'], ['pairingBatch']),
+  {
+    // noble's randomBytes reads `globalThis.crypto`, and Node 20 builds its WebCrypto (a large
+    // internal module) on that first read; the curves probe it when they are defined, i.e. while
+    // the EVM's modules load (~1–4 ms of every start). node:crypto's randomFillSync, already
+    // loaded, fills the array from the same CSPRNG as getRandomValues.
+    file: /[\\/]@noble[\\/]hashes[\\/]utils\.js$/,
+    find: /const cr = typeof globalThis === 'object' \? globalThis\.crypto : null;/,
+    replace: "const cr = { getRandomValues: (bytes) => require('node:crypto').randomFillSync(bytes) };",
+  },
 ];
+/** The patch that makes ethereumjs' `name` backend (precompiles/<name>/noble.js) require @noble/curves/<module>.js on first use. */
+function lazyNobleCurve(name, module, getters, methods) {
+  const members = [
+    ...getters.map((g) => `get ${g}() { return load().${g}; }`),
+    ...methods.map((m) => `${m}(...args) { return load().${m}(...args); }`),
+  ];
+  return [
+    {
+      file: new RegExp(`[\\\\/]@ethereumjs[\\\\/]evm[\\\\/]dist[\\\\/]esm[\\\\/]precompiles[\\\\/]${name}[\\\\/]noble\\.js$`),
+      find: new RegExp(`import \\{ ${name} \\} from '@noble/curves/${module}\\.js';`),
+      replace: `const ${name} = (() => { let curve; const load = () => (curve ??= require('@noble/curves/${module}.js').${name}); return { ${members.join(', ')} }; })();`,
+    },
+  ];
+}
 // esbuild takes the first onLoad that answers for a file, so each file is loaded once and gets
 // every patch that names it, in order.
 const packagePatches = {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encodeDeployData, encodeFunctionData } from 'viem';
+import { bn254 } from '@noble/curves/bn254.js';
 import * as modules from '../src/index.js';
 import { compileContract } from './solc.js';
 import { DEV_ADDRS, rpcClient, type Rpc } from '../src/evm/chain/testkit.js';
@@ -44,8 +45,27 @@ async function exercise(rpc: Rpc): Promise<unknown[]> {
   const callSet = { from: DEV_ADDRS[1], to: caller, data: encodeFunctionData({ abi: C.abi, functionName: 'callSet', args: [storage, 9n] }) };
   out.push(await rpc('eth_call', [callSet, 'latest']), await rpc('eth_estimateGas', [callSet]));
   out.push(await rpc('eth_getStorageAt', [storage, '0x0', 'latest']), await rpc('eth_getBalance', [DEV_ADDRS[0], 'latest']));
+  // The BN254 precompiles, whose curve the bundle loads on first use (scripts/bundle.mjs).
+  for (const [to, data] of BN254_CALLS) out.push(await rpc('eth_call', [{ to, data }, 'latest']));
   return out;
 }
+
+const word = (n: bigint) => n.toString(16).padStart(64, '0');
+const G1 = bn254.G1.Point.BASE.toAffine();
+const G2 = bn254.G2.Point.BASE.toAffine();
+const g1 = word(G1.x) + word(G1.y);
+const negG1 = word(G1.x) + word(bn254.fields.Fp.ORDER - G1.y);
+const g2 = word(G2.x.c1) + word(G2.x.c0) + word(G2.y.c1) + word(G2.y.c0); // EIP-197: imaginary part first
+/** ecAdd(G, G), ecMul(G, 3), ecPairing(e(G1, G2) · e(−G1, G2)) and ecPairing(e(G1, G2)). */
+const BN254_CALLS: [string, string][] = [
+  ['0x0000000000000000000000000000000000000006', '0x' + g1 + g1],
+  ['0x0000000000000000000000000000000000000007', '0x' + g1 + word(3n)],
+  ['0x0000000000000000000000000000000000000008', '0x' + g1 + g2 + negG1 + g2],
+  ['0x0000000000000000000000000000000000000008', '0x' + g1 + g2],
+];
+const point = (p: { x: bigint; y: bigint }) => '0x' + word(p.x) + word(p.y);
+/** What those calls answer, from @noble/curves here. */
+const BN254_EXPECTED = [point(bn254.G1.Point.BASE.double().toAffine()), point(bn254.G1.Point.BASE.multiply(3n).toAffine()), '0x' + word(1n), '0x' + word(0n)];
 
 async function withNode<T>(startNode: typeof modules.startNode, f: (rpc: Rpc) => Promise<T>): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-entry-'));
@@ -83,4 +103,5 @@ test('the package entry is the library bundle, and its nodes run contracts exact
   assert.notEqual(fromBundle.at(-1), '0x0');
   // Ten receipts, then balanceOf and its estimate per holder: holder 3 got 3 tokens.
   assert.equal(fromBundle[12], `0x${(3n * 10n ** 18n).toString(16).padStart(64, '0')}`);
+  assert.deepEqual(fromBundle.slice(-BN254_EXPECTED.length), BN254_EXPECTED);
 });

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestNode, rpc } from '../../test/helpers.js';
 import { selfSignedCertificate } from './certificate.js';
-import { loadOrCreateIdentity, proofOfPossession } from './identity.js';
+import { bls12_381 } from '@noble/curves/bls12-381.js';
+import { blst } from '../warp/blst.js';
+import { loadOrCreateIdentity, POP_DST, proofOfPossession, randomBlsSecretKey } from './identity.js';
 import { nodeIDToString } from '../ids/ids.js';
 
 test('the hand-built certificate is valid X.509: parses, self-verifies, empty subject', () => {
@@ -61,14 +63,39 @@ test('a corrupt certificate or signer key stops the start with a clear error', a
   }
 });
 
-test('the proof of possession is deterministic for a key and differs between keys', () => {
+test('the proof of possession is deterministic for a key, differs between keys, and verifies', async () => {
   const k1 = Buffer.alloc(32, 1);
   const k2 = Buffer.alloc(32, 2);
-  const p1 = proofOfPossession(k1);
-  assert.deepEqual(proofOfPossession(k1), p1);
+  const p1 = await proofOfPossession(k1);
+  assert.deepEqual(await proofOfPossession(k1), p1);
   assert.equal(p1.publicKey.length, 48);
   assert.equal(p1.proofOfPossession.length, 96);
-  assert.notDeepEqual(proofOfPossession(k2).proofOfPossession, p1.proofOfPossession);
+  assert.notDeepEqual((await proofOfPossession(k2)).proofOfPossession, p1.proofOfPossession);
+  // The public key is the native library's (what warp signs and checks with), and the proof verifies
+  // under the PoP ciphersuite, not under the message one.
+  assert.deepEqual(Buffer.from(p1.publicKey), Buffer.from(blst().SecretKey.fromBytes(k1).toPublicKey().toBytes(true)));
+  const bls = bls12_381.longSignatures;
+  const sig = bls.Signature.fromBytes(p1.proofOfPossession);
+  const pk = bls12_381.G1.Point.fromBytes(p1.publicKey);
+  assert.equal(bls.verify(sig, bls.hash(p1.publicKey, POP_DST), pk), true);
+  assert.equal(bls.verify(sig, bls.hash(p1.publicKey, 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_'), pk), false);
+});
+
+test('a new BLS secret key is a scalar the native library takes, below the group order, never repeated', () => {
+  const order = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+  const seen = new Set<string>();
+  let topByteHigh = 0;
+  for (let i = 0; i < 200; i++) {
+    const k = randomBlsSecretKey();
+    assert.equal(k.length, 32);
+    const n = BigInt('0x' + Buffer.from(k).toString('hex'));
+    assert.ok(n > 0n && n < order);
+    assert.deepEqual(Buffer.from(blst().SecretKey.fromBytes(k).toBytes()), Buffer.from(k));
+    seen.add(Buffer.from(k).toString('hex'));
+    if (k[0] >= 0x3a) topByteHigh++; // r's top byte is 0x73: about half the keys lie above r / 2
+  }
+  assert.equal(seen.size, 200);
+  assert.ok(topByteHigh > 50 && topByteHigh < 150, `keys spread over [1, r): ${topByteHigh} of 200 in the upper half`);
 });
 
 test('NodeID and BLS key persist across restarts (LMDB data dir); ephemeral flags give new ones', async () => {

@@ -3,8 +3,6 @@
 import { generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SecretKey } from '../warp/blst.js';
-import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { nodeIDFromCertificate } from '../ids/ids.js';
 import { selfSignedCertificate } from './certificate.js';
 
@@ -52,22 +50,38 @@ export function loadOrCreateIdentity(opts: {
     bls = readFileSync(opts.signerFile);
     if (bls.length !== 32) throw new Error(`staking signer key ${opts.signerFile} must hold 32 bytes, found ${bls.length}`);
   } else {
-    // A valid BLS secret key (< curve order), derived from fresh randomness as AvalancheGo does.
-    bls = SecretKey.fromKeygen(randomBytes(32)).toBytes();
+    bls = randomBlsSecretKey();
     if (!opts.ephemeralSigner) writePrivate(opts.signerFile, bls);
   }
   return { nodeID: nodeIDFromCertificate(der), certificate: der, blsSecretKey: bls };
 }
 
+/** The BLS12-381 group order r: a secret key is a scalar in [1, r). */
+const BLS_ORDER = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n;
+
+/**
+ * A fresh BLS secret key: 48 random bytes reduced mod r (the bias, below 2^-128, is nil; noble's
+ * mapHashToField does the same). AvalancheGo runs blst's KeyGen on 32 random bytes, which gives
+ * keys of the same distribution; this needs neither BLS library at start (loading them costs
+ * ~5–10 ms of a cold start, and a start only stores the key).
+ */
+export function randomBlsSecretKey(): Uint8Array {
+  for (;;) {
+    const k = BigInt('0x' + randomBytes(48).toString('hex')) % BLS_ORDER;
+    if (k !== 0n) return Buffer.from(k.toString(16).padStart(64, '0'), 'hex');
+  }
+}
+
 /**
  * The BLS proof of possession AvalancheGo's info.getNodeID shows: the compressed public key (48 bytes)
- * and a signature of those bytes under the PoP ciphersuite DST (96 bytes, compressed G2).
- * @chainsafe/blst only signs with the message DST (BLS_SIG_…), so the PoP hash-to-curve is done with
- * @noble/curves (already installed as a dependency of @ethereumjs/evm).
+ * and a signature of those bytes under the PoP ciphersuite DST (96 bytes, compressed G2), made with
+ * @noble/curves (already installed as a dependency of @ethereumjs/evm): @chainsafe/blst only signs
+ * with the message DST (BLS_SIG_…). Loaded with the first call, not at start.
  */
-export function proofOfPossession(blsSecretKey: Uint8Array): { publicKey: Uint8Array; proofOfPossession: Uint8Array } {
-  const publicKey = SecretKey.fromBytes(blsSecretKey).toPublicKey().toBytes(true);
+export async function proofOfPossession(blsSecretKey: Uint8Array): Promise<{ publicKey: Uint8Array; proofOfPossession: Uint8Array }> {
+  const { bls12_381 } = await import('@noble/curves/bls12-381.js');
   const bls = bls12_381.longSignatures;
+  const publicKey = bls.getPublicKey(blsSecretKey).toBytes(true);
   const sig = bls.sign(bls.hash(publicKey, POP_DST), blsSecretKey);
   return { publicKey, proofOfPossession: bls.Signature.toBytes(sig) };
 }

@@ -58,7 +58,6 @@ export class ValidatorManager {
   ) {
     this.startedMs = now();
     this.secretKeys.set(self.nodeID, self.blsSecretKey);
-    this.selfPublicKey = publicKeyOf(self.blsSecretKey);
     this.timer = setInterval(() => this.checkpoint(), CHECKPOINT_MS);
     this.timer.unref();
   }
@@ -89,7 +88,11 @@ export class ValidatorManager {
     return this.sets.has(subnetID);
   }
 
-  private readonly selfPublicKey: Uint8Array;
+  private selfKey: Uint8Array | undefined;
+  /** The node's own BLS public key, computed when first needed (it loads the BLS library). */
+  private get selfPublicKey(): Uint8Array {
+    return (this.selfKey ??= publicKeyOf(this.self.blsSecretKey));
+  }
 
   get selfSecretKey(): Uint8Array {
     return this.self.blsSecretKey;

@@ -2,6 +2,7 @@
 // whether libc is musl before picking a binary: ~7 ms of a ~150 ms cold start (requiring the
 // binary's package directly: ~1.5 ms). On Linux x64 the glibc binary's package is required
 // directly; if it is missing or does not load (musl), or elsewhere, the package's loader decides.
+// Loaded on first use (warp signing and checks, validators given BLS keys): a start needs none of it.
 import { createRequire } from 'node:module';
 
 type Blst = typeof import('@chainsafe/blst');
@@ -18,6 +19,11 @@ function load(): Blst {
   return require('@chainsafe/blst') as Blst;
 }
 
-export const { PublicKey, SecretKey, Signature, aggregatePublicKeys, aggregateSignatures, verify } = load();
+let loaded: Blst | undefined;
+
+/** The BLS library, loaded by the first call. */
+export function blst(): Blst {
+  return (loaded ??= load());
+}
 export type PublicKey = import('@chainsafe/blst').PublicKey;
 export type Signature = import('@chainsafe/blst').Signature;

@@ -1,7 +1,7 @@
 // BLS signing and verification of warp messages against a validator set and quorum.
 // @chainsafe/blst signs with the ciphersuite BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_, the
 // one AvalancheGo uses for warp signatures.
-import { PublicKey, SecretKey, Signature, aggregatePublicKeys, aggregateSignatures, verify } from './blst.js';
+import { blst, type PublicKey, type Signature } from './blst.js';
 
 export interface WarpValidator {
   publicKey: Uint8Array; // 48-byte compressed
@@ -10,11 +10,11 @@ export interface WarpValidator {
 }
 
 export function sign(secretKey: Uint8Array, unsignedBytes: Uint8Array): Uint8Array {
-  return SecretKey.fromBytes(secretKey).sign(unsignedBytes).toBytes(true);
+  return blst().SecretKey.fromBytes(secretKey).sign(unsignedBytes).toBytes(true);
 }
 
 export function publicKeyOf(secretKey: Uint8Array): Uint8Array {
-  return SecretKey.fromBytes(secretKey).toPublicKey().toBytes(true);
+  return blst().SecretKey.fromBytes(secretKey).toPublicKey().toBytes(true);
 }
 
 /**
@@ -36,7 +36,7 @@ export function canonicalSet(validators: { nodeID: string; weight: bigint; blsPu
       existing.weight += v.weight;
       existing.nodeIDs.push(v.nodeID);
     } else {
-      const sortKey = Buffer.from(PublicKey.fromBytes(v.blsPublicKey).toBytes(false));
+      const sortKey = Buffer.from(blst().PublicKey.fromBytes(v.blsPublicKey).toBytes(false));
       byKey.set(hex, { publicKey: v.blsPublicKey, weight: v.weight, nodeIDs: [v.nodeID], sortKey });
     }
   }
@@ -45,6 +45,7 @@ export function canonicalSet(validators: { nodeID: string; weight: bigint; blsPu
 }
 
 export function aggregate(signatures: Uint8Array[]): Uint8Array {
+  const { aggregateSignatures, Signature } = blst();
   return aggregateSignatures(signatures.map((s) => Signature.fromBytes(s, true))).toBytes(true);
 }
 
@@ -64,7 +65,7 @@ export function verifyWarpSignature(
   let weight = 0n;
   set.validators.forEach((v, i) => {
     if ((signers >> BigInt(i)) & 1n) {
-      keys.push(PublicKey.fromBytes(v.publicKey));
+      keys.push(blst().PublicKey.fromBytes(v.publicKey));
       weight += v.weight;
     }
   });
@@ -74,9 +75,9 @@ export function verifyWarpSignature(
   if (keys.length === 0) throw new Error('no signers');
   let sig: Signature;
   try {
-    sig = Signature.fromBytes(signature, true);
+    sig = blst().Signature.fromBytes(signature, true);
   } catch {
     throw new Error('invalid signature: not a BLS signature');
   }
-  if (!verify(unsignedBytes, aggregatePublicKeys(keys), sig)) throw new Error('invalid signature');
+  if (!blst().verify(unsignedBytes, blst().aggregatePublicKeys(keys), sig)) throw new Error('invalid signature');
 }

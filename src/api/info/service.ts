@@ -66,16 +66,11 @@ const nodeIDList = custom<string[]>((v) => {
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
 export function infoService(node: Node): GorillaService {
-  let pop: { publicKey: string; proofOfPossession: string } | undefined;
-  const nodePOP = () => {
-    if (!pop) {
-      const p = proofOfPossession(node.identity.blsSecretKey);
-      pop = { publicKey: hex(p.publicKey), proofOfPossession: hex(p.proofOfPossession) };
-    }
-    return pop;
-  };
+  let pop: Promise<{ publicKey: string; proofOfPossession: string }> | undefined;
+  const nodePOP = () =>
+    (pop ??= proofOfPossession(node.identity.blsSecretKey).then((p) => ({ publicKey: hex(p.publicKey), proofOfPossession: hex(p.proofOfPossession) })));
   return {
-    getNodeID: { handler: () => ({ nodeID: node.nodeID, nodePOP: nodePOP() }) },
+    getNodeID: { handler: async () => ({ nodeID: node.nodeID, nodePOP: await nodePOP() }) },
     getNodeIP: {
       handler: () => ({ ip: `${node.config.publicIp || '127.0.0.1'}:${node.config.stakingPort}` }),
     },
