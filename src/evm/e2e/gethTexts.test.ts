@@ -106,3 +106,25 @@ test('eth_sendRawTransaction: a good signature still goes through', async () => 
   const r = await call('eth_sendRawTransaction', [raw]);
   assert.match(r.result, /^0x[0-9a-f]{64}$/, JSON.stringify(r.error));
 });
+
+// ---------------------------------------------------------------------------------------------
+// 4. Tracer names that are JavaScript globals or Object.prototype members
+
+test('debug_traceCall / debug_traceTransaction: a tracer name goja\'s global scope defines is a value without result(), not an unknown name', async () => {
+  const msg = { from: ADDR0, to: ADDR1, value: '0x1' };
+  const hash = (await call('eth_sendTransaction', [msg])).result as string;
+  assert.match(hash, /^0x[0-9a-f]{64}$/);
+  for (const tracer of ['constructor', 'toString', '__proto__', 'Object', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', 'Array', 'eval', 'NaN', 'toHex']) {
+    await expectError('debug_traceCall', [msg, 'latest', { tracer }], 'trace object must expose a function result()');
+    await expectError('debug_traceTransaction', [hash, { tracer }], 'trace object must expose a function result()');
+  }
+  // null and undefined make goja's ToObject panic: the RPC server's panic guard answers.
+  for (const tracer of ['undefined', 'null']) await expectError('debug_traceCall', [msg, 'latest', { tracer }], 'method handler crashed', -32603);
+  // Unknown names (not defined in the JS engine) answer as before; the native tracers work.
+  for (const tracer of ['nosuchTracer', 'hasOwn', 'process', 'require']) {
+    await expectError('debug_traceCall', [msg, 'latest', { tracer }], `ReferenceError: ${tracer} is not defined at <eval>:1:1(0)`);
+    await expectError('debug_traceTransaction', [hash, { tracer }], `ReferenceError: ${tracer} is not defined at <eval>:1:1(0)`);
+  }
+  const r = await call('debug_traceCall', [msg, 'latest', { tracer: 'callTracer' }]);
+  assert.equal(r.result?.type, 'CALL', JSON.stringify(r.error));
+});

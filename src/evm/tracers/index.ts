@@ -43,10 +43,31 @@ export function createTracer(name: string | undefined, config: unknown): Tracer 
     case '4byteTracer':
       return new FourByteTracer();
   }
-  // geth hands any other name to its JavaScript tracer engine, which cannot resolve it.
+  // geth hands any other name to its JavaScript tracer engine (goja), which evaluates `(name)`:
+  // a name its global scope defines is a value without the tracer's methods, null and undefined
+  // make goja's ToObject panic (the RPC server's panic guard answers), any other name is unknown.
+  if (name === 'undefined' || name === 'null') throw new RpcError(-32603, 'method handler crashed');
+  if (Object.hasOwn(GOJA_GLOBALS, name)) throw new RpcError(-32000, 'trace object must expose a function result()');
   if (/^[A-Za-z_$][\w$]*$/.test(name)) throw new RpcError(-32000, `ReferenceError: ${name} is not defined at <eval>:1:1(0)`);
   throw new RpcError(-32000, 'JavaScript tracers are not supported');
 }
+
+/**
+ * Names a geth JS tracer's `(name)` resolves (from memory of goja and geth's eth/tracers/js; the
+ * reference is silent): goja's ECMAScript globals, the global object's Object.prototype members,
+ * and the helpers geth defines for tracers (bigInt, toHex, …).
+ */
+const GOJA_GLOBALS: Record<string, true> = Object.fromEntries(
+  [
+    'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'RegExp', 'Date', 'Math', 'JSON', 'Reflect', 'Proxy', 'Promise',
+    'Map', 'Set', 'WeakMap', 'WeakSet', 'ArrayBuffer', 'DataView', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array',
+    'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'Error', 'TypeError', 'ReferenceError', 'SyntaxError', 'RangeError', 'EvalError',
+    'URIError', 'GoError', 'eval', 'parseInt', 'parseFloat', 'isNaN', 'isFinite', 'decodeURI', 'decodeURIComponent', 'encodeURI',
+    'encodeURIComponent', 'escape', 'unescape', 'NaN', 'Infinity', 'globalThis',
+    'constructor', '__proto__', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toString', 'toLocaleString', 'valueOf',
+    'bigInt', 'toHex', 'toWord', 'toAddress', 'toContract', 'toContract2', 'isPrecompiled', 'slice',
+  ].map((n) => [n, true]),
+);
 
 function field(o: Record<string, unknown>, name: string): unknown {
   const lower = name.toLowerCase();
