@@ -757,9 +757,9 @@ export class EvmBackend {
   checkTxFee(price: bigint, gas: bigint): void {
     const capEth = this.config.rpcTxFeeCap;
     if (capEth === 0) return;
-    const feeWei = price * gas;
-    const feeEth = Number(feeWei) / 1e18;
-    if (feeEth > capEth) throw new RpcError(-32000, `tx fee (${feeEth.toFixed(2)} ether) exceeds the configured cap (${capEth.toFixed(2)} ether)`);
+    // big.Float's price × gas / 1e18 to a float64: scaled so the integer quotient keeps the bits.
+    const feeEth = Number(((price * gas) << 128n) / 10n ** 18n) / 2 ** 128;
+    if (feeEth > capEth) throw new RpcError(-32000, `tx fee (${goFixed2(feeEth)} ether) exceeds the configured cap (${goFixed2(capEth)} ether)`);
   }
 
   /**
@@ -773,7 +773,9 @@ export class EvmBackend {
     const impersonating = this.config.testControls && this.impersonated.has(from);
     if (!wallet && !impersonating) throw new RpcError(-32000, 'unknown account');
     return this.withNonceLock(from, args.nonce === undefined, async () => {
-      const tx = await this.fillTransaction({ ...args, from });
+      // geth signs first and checks the fee cap in SubmitTransaction; checked before the tx is
+      // built here, as ethereumjs refuses a gas × price past 2^256 with its own text.
+      const tx = await this.fillTransaction({ ...args, from }, true);
       // A locked keystore account that is also impersonated is sent as impersonated.
       const lockedButImpersonated = wallet?.kind === 'keystore' && impersonating && !this.accountManager.keystore.isUnlocked(from);
       const key = wallet && !lockedButImpersonated ? accountsCall(() => this.accountManager.unlockedKey(wallet)) : undefined;
@@ -788,8 +790,12 @@ export class EvmBackend {
     });
   }
 
-  /** geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip). */
-  async fillTransaction(args: CallArgs): Promise<TypedTransaction> {
+  /**
+   * geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip).
+   * `checkFee`: geth's checkTxFee (rpc-tx-fee-cap) on the filled price and gas, for the paths
+   * that submit or sign the tx, before ethereumjs builds it.
+   */
+  async fillTransaction(args: CallArgs, checkFee = false): Promise<TypedTransaction> {
     checkDataInput({ data: args.rawData, input: args.rawInput });
     const head = this.chain.head;
     const from = args.from ?? ZERO_ADDRESS_HEX;
@@ -818,6 +824,7 @@ export class EvmBackend {
     if (gas === undefined) {
       gas = await this.estimateGas({ ...args, from, nonce, gasPrice: undefined, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }, head);
     }
+    if (checkFee) this.checkTxFee((txData.maxFeePerGas ?? txData.gasPrice) as bigint, gas);
     Object.assign(txData, { nonce, gasLimit: gas, to: args.to, value: args.value ?? 0n, data });
     void r;
     return createTx(txData as never, { common, freeze: false });
@@ -889,6 +896,12 @@ export class EvmBackend {
     const bf = this.consensus.estimateNextBaseFee(this.chain.head, this.miner.clock.nowMs());
     return bf === undefined ? tip : tip + bf;
   }
+}
+
+/** Go's `%.2f` of a float64: every digit of a large value (JavaScript's toFixed turns exponential from 1e21), `+Inf`. */
+function goFixed2(x: number): string {
+  if (x === Infinity) return '+Inf';
+  return Math.abs(x) < 1e21 ? x.toFixed(2) : BigInt(x).toString() + '.00';
 }
 
 /** Runs an account-manager call with geth's errors (unknown account, authentication needed, …) as -32000 RPC errors. */

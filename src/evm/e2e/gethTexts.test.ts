@@ -128,3 +128,27 @@ test('debug_traceCall / debug_traceTransaction: a tracer name goja\'s global sco
   const r = await call('debug_traceCall', [msg, 'latest', { tracer: 'callTracer' }]);
   assert.equal(r.result?.type, 'CALL', JSON.stringify(r.error));
 });
+
+// ---------------------------------------------------------------------------------------------
+// 2. Huge gas × price on the signing paths
+
+/** Go's `%.2f` of the float64 nearest price × gas / 1e18 (for fees far above 1e21 ether). */
+const bigFee = (price: bigint, gas: bigint) => BigInt(Number((price * gas) / 10n ** 18n)).toString() + '.00';
+
+test('eth_sendTransaction: a gas × price past 2^256 meets geth\'s fee cap check (not ethereumjs\' MAX_INTEGER text), every digit as Go prints it', async () => {
+  const gas = 2n ** 64n - 1n;
+  for (const [price, fees] of [
+    [2n ** 200n, { gasPrice: toHex(2n ** 200n) }],
+    [2n ** 200n, { maxFeePerGas: toHex(2n ** 200n), maxPriorityFeePerGas: '0x1' }],
+    [2n ** 255n, { gasPrice: toHex(2n ** 255n) }],
+  ] as const) {
+    const r = await call('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, gas: toHex(gas), ...fees }]);
+    assert.deepEqual(r.error, { code: -32000, message: `tx fee (${bigFee(price, gas)} ether) exceeds the configured cap (100.00 ether)` });
+  }
+  // Below 2^256 but above 1e21 ether: Go's %.2f, not JavaScript's exponent.
+  const price = 2n ** 130n;
+  await expectError('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, gas: '0x5208', gasPrice: toHex(price) }], `tx fee (${bigFee(price, 21000n)} ether) exceeds the configured cap (100.00 ether)`);
+  assert.match(bigFee(price, 21000n), /^\d{26,}\.00$/);
+  // A small fee over the cap keeps its two decimals.
+  await expectError('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, gas: '0x5208', gasPrice: toHex(5n * 10n ** 15n + 1n) }], 'tx fee (105.00 ether) exceeds the configured cap (100.00 ether)');
+});
