@@ -14,6 +14,7 @@
 // stays the judge of everything unusual, malformed input included.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { validHostHeader } from './goRequestErrors.js';
 import type { PostAnswer, Reply, Router } from './router.js';
 
 export interface FastHttpOptions {
@@ -241,7 +242,9 @@ class FastConnection implements FastConnectionHandle {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (path.includes('%') || path.includes('//') || path.includes('/.')) return undefined;
-    if (!this.opts.hostAllowed(host)) return undefined;
+    // Go refuses a request without a Host, or with a malformed one, before any handler: node:http's
+    // path answers it (goRequestErrors.ts).
+    if (host === undefined || !validHostHeader(host) || !this.opts.hostAllowed(host)) return undefined;
     const post = this.opts.router.lookup(path)?.post;
     if (post === undefined || !post.accepts(contentType)) return undefined;
     const bodyLength = contentLength === undefined ? 0 : Number(contentLength);

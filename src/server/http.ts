@@ -7,6 +7,7 @@ import { plain } from '../rpc/gorilla.js';
 import { cleanPath, type Router } from './router.js';
 import { headerTimeout, idleTimeout, serveFast, type FastConnectionHandle, type FastHttpOptions, type HttpTimeouts } from './fastHttp.js';
 import type { RouteCalls } from './metrics.js';
+import { BAD_REQUEST, goParseError, goRequestError, MAX_HEADER_BYTES } from './goRequestErrors.js';
 
 export interface HttpServerOptions {
   host: string;
@@ -134,7 +135,9 @@ export class HttpServer {
     // Go's timeouts (HttpTimeouts) as node:http has them; node checks its request deadlines every
     // connectionsCheckingInterval (30 s by default, a second here).
     const t = opts.timeouts;
-    const serverOpts = { keepAlive: true, ServerResponse: NodeResponse, connectionsCheckingInterval: 1000 };
+    // Go's head limit instead of node:http's 16 KiB, and its own Host checks (goRequestErrors.ts)
+    // instead of node:http's bodiless 400.
+    const serverOpts = { keepAlive: true, ServerResponse: NodeResponse, connectionsCheckingInterval: 1000, maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false };
     const onRequest = (req: IncomingMessage, res: NodeResponse) => this.onRequest(req, res);
     this.server = (opts.tls ? opts.tls.https.createServer({ ...serverOpts, key: opts.tls.key, cert: opts.tls.cert }, onRequest as never) : http.createServer(serverOpts, onRequest as never)) as unknown as http.Server;
     this.server.keepAliveTimeout = idleTimeout(t);
@@ -144,7 +147,7 @@ export class HttpServer {
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
       // A read deadline passed: Go closes the connection without an answer (node:http would 408).
       if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.destroy();
-      else if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      else if (socket.writable) socket.end(goParseError(err));
       else socket.destroy();
     });
     if (opts.tls) {
@@ -273,6 +276,11 @@ export class HttpServer {
 
   private onRequest(req: IncomingMessage, res: NodeResponse): void {
     res.drain = this.drain;
+    const refused = goRequestError(req);
+    if (refused !== undefined) {
+      req.socket.end(refused);
+      return;
+    }
     // `OPTIONS *`: Go's server answers it itself (globalOptionsHandler), before any handler.
     if (req.url === '*' && req.method === 'OPTIONS') {
       req.resume();
@@ -285,7 +293,7 @@ export class HttpServer {
     // while reading the request, before any handler: 400, and the connection closes.
     const pathEnd = url.indexOf('?');
     if (url.includes('%') && BAD_ESCAPE.test(pathEnd >= 0 ? url.slice(0, pathEnd) : url)) {
-      req.socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+      req.socket.end(BAD_REQUEST);
       return;
     }
     if (this.cors(req, res)) return;
@@ -342,6 +350,11 @@ export class HttpServer {
     socket.on('error', () => socket.destroy());
     this.upgraded.add(socket);
     socket.on('close', () => this.upgraded.delete(socket));
+    const refused = goRequestError(req);
+    if (refused !== undefined) {
+      socket.end(refused);
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     const handler = this.hostAllowed(req.headers.host) ? this.router.lookup(path) : undefined;
     if (!handler?.upgrade) {

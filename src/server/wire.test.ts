@@ -55,7 +55,10 @@ function textError(nodeID: string, statusLine: string, body: string): string {
   );
 }
 
-const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
+/** Go's net/http answer to a request it cannot read (server.go), and its answers with a reason. */
+const GO_ERROR_HEADERS = '\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n';
+const BAD_REQUEST = `HTTP/1.1 400 Bad Request${GO_ERROR_HEADERS}400 Bad Request`;
+const goStatusError = (status: string, text: string) => `HTTP/1.1 ${status}: ${text}${GO_ERROR_HEADERS}${status}: ${text}`;
 
 // ----- the shared node (a dev Subnet-EVM chain at /ext/bc/dev/rpc, CORS `*`, default timeouts)
 
@@ -236,6 +239,41 @@ test('garbage on the wire gets `400 Bad Request` and a close (also after a good 
   await n.write(post(CHAIN, ethCall('eth_chainId', 62)));
   assert.equal(maskDate((await n.read(1))[0]), chainOK(nodeID, chainIdAnswer(62)));
   n.destroy();
+});
+
+test("requests Go's server refuses before any handler get its answers and a close: Host, version, Transfer-Encoding, head size", LIMIT, async () => {
+  const body = ethCall('eth_chainId', 81);
+  const noHost = (path: string, version = '1.1') => `POST ${path} HTTP/${version}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const refused: [string, string][] = [
+    [noHost(CHAIN), goStatusError('400 Bad Request', 'missing required Host header')],
+    [noHost(INFO), goStatusError('400 Bad Request', 'missing required Host header')],
+    [post(CHAIN, body, 'Host: 127.0.0.1\r\n'), goStatusError('400 Bad Request', 'too many Host headers')],
+    [post(CHAIN, body).replace('Host: 127.0.0.1', 'Host: a b'), goStatusError('400 Bad Request', 'malformed Host header')],
+    [post(CHAIN, body).replace('Host: 127.0.0.1', 'Host: "127.0.0.1"'), goStatusError('400 Bad Request', 'malformed Host header')],
+    [post(CHAIN, body, '', '2.0'), goStatusError('505 HTTP Version Not Supported', 'unsupported protocol version')],
+    [post(CHAIN, body, 'Transfer-Encoding: gzip\r\n'), `HTTP/1.1 501 Not Implemented${GO_ERROR_HEADERS}Unsupported transfer encoding`],
+    [`GET /ext/bc/dev/ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`, goStatusError('400 Bad Request', 'missing required Host header')],
+    [post(CHAIN, body, `X-Big: ${'a'.repeat(1100 * 1024)}\r\n`), `HTTP/1.1 431 Request Header Fields Too Large${GO_ERROR_HEADERS}431 Request Header Fields Too Large`],
+  ];
+  for (const [input, answer] of refused) {
+    const w = await Wire.open(port);
+    await w.write(input);
+    assert.equal(await w.waitClose(3000), true, input.slice(0, 80));
+    const [r] = await w.read(1);
+    assert.equal(r.raw, answer, input.slice(0, 80));
+    assert.equal(w.pending.length, 0);
+  }
+  // What Go reads: an HTTP/1.0 request without a Host, an empty Host, a 100 KiB head (node:http's
+  // own limit is 16 KiB), a chunked body.
+  const accepted = [noHost(CHAIN, '1.0'), post(CHAIN, body).replace('Host: 127.0.0.1', 'Host: '), post(CHAIN, body, `X-Big: ${'a'.repeat(100 * 1024)}\r\n`), chunkedPost(CHAIN, body)];
+  for (const input of accepted) {
+    const w = await Wire.open(port);
+    await w.write(input);
+    const [r] = await w.read(1);
+    assert.match(r.raw, /^HTTP\/1\.1 200 OK\r\n/, input.slice(0, 80));
+    assert.ok(r.raw.endsWith(chainIdAnswer(81)), r.raw);
+    w.destroy();
+  }
 });
 
 test('the chain JSON-RPC handler: 413 over 5 MiB (declared), 415 for text/plain, 200 empty for a bare GET, 405 for PUT', LIMIT, async () => {
