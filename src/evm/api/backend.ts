@@ -793,7 +793,8 @@ export class EvmBackend {
   /**
    * geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip).
    * `checkFee`: geth's checkTxFee (rpc-tx-fee-cap) on the filled price and gas, for the paths
-   * that submit or sign the tx, before ethereumjs builds it.
+   * that check it right after the defaults (eth_sendTransaction, eth_signTransaction), before
+   * ethereumjs builds the tx.
    */
   async fillTransaction(args: CallArgs, checkFee = false): Promise<TypedTransaction> {
     checkDataInput({ data: args.rawData, input: args.rawInput });
@@ -824,7 +825,10 @@ export class EvmBackend {
     if (gas === undefined) {
       gas = await this.estimateGas({ ...args, from, nonce, gasPrice: undefined, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }, head);
     }
-    if (checkFee) this.checkTxFee((txData.maxFeePerGas ?? txData.gasPrice) as bigint, gas);
+    // A fee past 2^256 cannot be built (ethereumjs refuses it with its own text): the paths that
+    // check the cap later (personal_sendTransaction submits after signing) meet it here instead.
+    const feeCap = (txData.maxFeePerGas ?? txData.gasPrice) as bigint;
+    if (checkFee || feeCap * gas >= 2n ** 256n) this.checkTxFee(feeCap, gas);
     Object.assign(txData, { nonce, gasLimit: gas, to: args.to, value: args.value ?? 0n, data });
     void r;
     return createTx(txData as never, { common, freeze: false });

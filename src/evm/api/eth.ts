@@ -377,8 +377,8 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const args = parseCallArgs(raw, 0);
     checkSignTransactionArgs(raw, args);
     const from = (args.from ?? ZERO_ADDRESS_HEX).toLowerCase();
-    const tx = await be.fillTransaction({ ...args, from });
-    be.checkTxFee(args.maxFeePerGas ?? args.gasPrice ?? 0n, args.gas);
+    // geth checks the fee cap on the filled tx, before signing.
+    const tx = await be.fillTransaction({ ...args, from }, true);
     const wallet = accountsCall(() => be.accountManager.find(from));
     return signTransactionResult(tx.sign(accountsCall(() => be.accountManager.unlockedKey(wallet))), from);
   });

@@ -149,6 +149,9 @@ test('eth_sendTransaction: a gas × price past 2^256 meets geth\'s fee cap check
   const price = 2n ** 130n;
   await expectError('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, gas: '0x5208', gasPrice: toHex(price) }], `tx fee (${bigFee(price, 21000n)} ether) exceeds the configured cap (100.00 ether)`);
   assert.match(bigFee(price, 21000n), /^\d{26,}\.00$/);
+  // eth_signTransaction checks the cap on the filled tx before signing, as eth_sendTransaction does.
+  const huge = { from: ADDR0, to: ADDR1, gas: toHex(gas), gasPrice: toHex(2n ** 200n), nonce: '0x0' };
+  await expectError('eth_signTransaction', [huge], `tx fee (${bigFee(2n ** 200n, gas)} ether) exceeds the configured cap (100.00 ether)`);
   // A small fee over the cap keeps its two decimals.
   await expectError('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, gas: '0x5208', gasPrice: toHex(5n * 10n ** 15n + 1n) }], 'tx fee (105.00 ether) exceeds the configured cap (100.00 ether)');
 });
