@@ -194,7 +194,8 @@ test('malformed HTTP on a raw socket: 400 and the connection closes; the node ke
     rawHTTP('GARBAGE\r\n\r\n'),
     rawHTTP('POST /ext/info HTTP/1.1\r\nContent-Length: nope\r\n\r\n'),
     rawHTTP('\x00\x01\x02\xff\r\n\r\n'),
-    rawHTTP('GET / HTTP/1.1\r\nHost: x\r\n' + 'X-Long: ' + 'a'.repeat(20_000) + '\r\n'.repeat(2)),
+    // Over Go's 1 MiB head limit (a 20 KB head, over node:http's own 16 KiB, is served as Go serves it).
+    rawHTTP('GET / HTTP/1.1\r\nHost: x\r\n' + 'X-Long: ' + 'a'.repeat(1100 * 1024) + '\r\n'.repeat(2)),
   ]);
   for (const a of answers) assert.match(a, /^HTTP\/1\.1 4\d\d /);
   const r = await rpc(`${t.url}/ext/info`, 'info.getNetworkID');
