@@ -10,7 +10,7 @@ import {
   type TxOptions,
   type TypedTransaction,
 } from '@ethereumjs/tx';
-import { Account, Address, bigIntToUnpaddedBytes, createAddressFromString } from '@ethereumjs/util';
+import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, createAddressFromString } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { CallState } from '../state/callState.js';
 import { CallTimeoutError, withDeadline } from '../callDeadline.js';
@@ -229,7 +229,6 @@ function decodeTxFields(raw: Uint8Array): TxFields {
 }
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-const bigOf = (b: Uint8Array) => (b.length === 0 ? 0n : BigInt('0x' + Buffer.from(b).toString('hex')));
 
 /** geth's isProtectedV: a legacy tx's V other than 0, 1, 27 and 28 claims EIP-155 protection. */
 function isProtectedV(v: bigint): boolean {
@@ -244,12 +243,12 @@ function isProtectedV(v: bigint): boolean {
 function gethSignatureOK(type: number, values: unknown[], chainId: bigint): boolean | undefined {
   const sig = values.slice(-3);
   if (!sig.every((x) => x instanceof Uint8Array && x[0] !== 0)) return undefined;
-  const [v, r, s] = (sig as Uint8Array[]).map(bigOf);
+  const [v, r, s] = (sig as Uint8Array[]).map((b) => bytesToBigInt(b));
   let recId: bigint;
   if (type === 0) recId = isProtectedV(v) ? v - 35n - 2n * chainId : v - 27n;
   else {
     const id = values[0];
-    if (!(id instanceof Uint8Array) || bigOf(id) !== chainId) return false;
+    if (!(id instanceof Uint8Array) || bytesToBigInt(id) !== chainId) return false;
     recId = v;
   }
   return (recId === 0n || recId === 1n) && r >= 1n && s >= 1n && r < SECP256K1_N && s <= SECP256K1_N >> 1n;
@@ -710,10 +709,10 @@ export class EvmBackend {
     // geth's tx.Protected(): a typed tx always, a legacy one by its V alone (geth decodes empty
     // signature fields as zeros: V = 0 is not protected).
     const sent = fields.values;
-    const protectedTx = sent ? type !== 0 || isProtectedV(bigOf(sent[6] as Uint8Array)) : isProtected(tx) && (tx.type !== 0 || tx.isSigned());
+    const protectedTx = sent ? type !== 0 || isProtectedV(bytesToBigInt(sent[6] as Uint8Array)) : isProtected(tx) && (tx.type !== 0 || tx.isSigned());
     if (!protectedTx) {
       const h = hex(keccak256(raw));
-      const [r, s] = sent ? [bigOf(sent[7] as Uint8Array), bigOf(sent[8] as Uint8Array)] : [tx.r ?? 0n, tx.s ?? 0n];
+      const [r, s] = sent ? [bytesToBigInt(sent[7] as Uint8Array), bytesToBigInt(sent[8] as Uint8Array)] : [tx.r ?? 0n, tx.s ?? 0n];
       const nick = tx.nonce === 0n && r === s;
       if (!this.config.allowUnprotectedTxs && !this.config.allowUnprotectedTxHashes.has(h) && !nick) {
         throw new RpcError(-32000, 'only replay-protected (EIP-155) transactions allowed over RPC');
@@ -806,7 +805,6 @@ export class EvmBackend {
     const nonce = args.nonce ?? this.pool.pendingNonce(from, stateNonce);
     const data = args.data ?? new Uint8Array();
     if (args.to === undefined && data.length === 0) throw new RpcError(-32000, 'contract creation without any data provided');
-    const r = BigInt(from) || 1n;
     let txData: Record<string, unknown>;
     if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
       throw new RpcError(-32000, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
@@ -830,7 +828,6 @@ export class EvmBackend {
     const feeCap = (txData.maxFeePerGas ?? txData.gasPrice) as bigint;
     if (checkFee || feeCap * gas >= 2n ** 256n) this.checkTxFee(feeCap, gas);
     Object.assign(txData, { nonce, gasLimit: gas, to: args.to, value: args.value ?? 0n, data });
-    void r;
     return createTx(txData as never, { common, freeze: false });
   }
 
