@@ -7,6 +7,7 @@
 // instance, and a call session's EVM runs one call at a time. Nodes that never set
 // api-max-duration (the default, 0) never install the wrapper.
 import { interpreterPrototype } from './vmTuning.js';
+import { withYielding } from './callYield.js';
 
 /** Thrown out of the interpreter when the running call's deadline has passed. */
 export class CallTimeoutError extends Error {
@@ -40,13 +41,16 @@ function install(): void {
   };
 }
 
-/** Runs `fn` (one call on `evm`) with a deadline `ms` from now; no deadline when ms ≤ 0. */
+/**
+ * Runs `fn` (one call or traced tx on `evm`) with a deadline `ms` from now (none when ms ≤ 0),
+ * giving the event loop turns while it runs (callYield.ts).
+ */
 export async function withDeadline<T>(evm: object, ms: number, fn: () => Promise<T>): Promise<T> {
-  if (!(ms > 0)) return fn();
+  if (!(ms > 0)) return withYielding(evm, fn);
   install();
   deadlines.set(evm, Date.now() + ms);
   try {
-    return await fn();
+    return await withYielding(evm, fn);
   } finally {
     deadlines.delete(evm);
   }

@@ -11,7 +11,8 @@
 //   dynamic-gas opcode it returns the gas handler's promise chained to the rest of the step (one
 //   wait instead of the package's two); a `step` listener or DEBUG, a code-chunk EIP or the
 //   performance profiler send the step to the package's runStep unchanged;
-// - run awaits what runStep returns only when it is a promise.
+// - run awaits what runStep returns only when it is a promise, and lets a long call or trace
+//   give the event loop a turn every so often (callYield.ts).
 // The same checks run in the same order and the same errors are thrown (the run loop catches a
 // synchronous throw exactly as a rejected step). `run` defers to the package for EOF code, the
 // performance profiler and the code-chunk and EIP-7928 EIPs (none of which a Subnet-EVM fork
@@ -19,6 +20,8 @@
 // (callDeadline.ts) wraps whatever runStep is installed and passes its result through.
 import { EVMError } from '@ethereumjs/evm';
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util';
+import { takeTurn, turnDue } from './callYield.js';
+
 
 export interface OpInfo {
   code: number;
@@ -147,7 +150,13 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     let err: unknown;
     let cachedOpcodes: OpEntry[] | undefined;
     let doJumpAnalysis = true;
+    let steps = 0;
     while (runState.programCounter < runState.code.length) {
+      // A long call or trace gives the event loop a turn now and then (callYield.ts).
+      if (++steps === 1024) {
+        steps = 0;
+        if (turnDue(this._evm)) await takeTurn(this._evm);
+      }
       const programCounter = runState.programCounter;
       let opCode: number;
       let opCodeObj: OpEntry | undefined;

@@ -6,6 +6,7 @@ import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exe
 import type { EvmBackend } from './backend.js';
 import { hexD } from './format.js';
 import { warpOf, warpPrepareTx } from '../../warp/chain.js';
+import { withYielding } from '../callYield.js';
 
 /**
  * `block` re-executed on its parent's state: `run(i)` executes its txs in order (each after the
@@ -30,7 +31,8 @@ export async function replayBlock(be: EvmBackend, block: Block) {
   const txs = chain.txsOf(block).map((tx) => warpPrepareTx(chain, tx, block.header.timestamp));
   let gasUsed = 0n;
   const run = async (i: number) => {
-    const { result } = await runTxSubnetEVM(vm, txs[i], ctx, gasUsed);
+    // A replay runs on a state of its own: it may give the event loop turns (callYield.ts).
+    const { result } = await withYielding(vm.evm, () => runTxSubnetEVM(vm, txs[i], ctx, gasUsed));
     gasUsed += result.totalGasSpent;
     return result;
   };
