@@ -51,7 +51,7 @@ type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => 
 export interface InterpreterLike {
   run: Run;
   _runState: RunState;
-  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number } };
+  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number }; powderFrames?: RunState[] };
   common: { isActivatedEIP(eip: number): boolean };
   profilerOpts?: { enabled?: boolean };
   /** Set by run for its frame: no code-chunk EIP is active (runStep's per-step question). */
@@ -127,7 +127,19 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     });
   };
 
+  // A tracer that asked for it (frameTracking.ts) sees the run state of every frame running.
   const run: Run = async function (this: InterpreterLike, code, opts = {}) {
+    const frames = this._evm.powderFrames;
+    if (frames === undefined) return runFrame.call(this, code, opts);
+    frames.push(this._runState);
+    try {
+      return await runFrame.call(this, code, opts);
+    } finally {
+      frames.pop();
+    }
+  };
+
+  const runFrame: Run = async function (this: InterpreterLike, code, opts = {}) {
     const common = this.common;
     if (
       (code[0] === EOF_FORMAT && common.isActivatedEIP(3540)) ||

@@ -71,7 +71,7 @@ test('a trace of a long mined transaction gives the node turns too', async () =>
   const { node, rpc } = await devNodeWithConfig({});
   try {
     const loop = await deployFromDev(rpc, LOOP_CREATION);
-    const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: loop, gas: '0x' + (1_000_000).toString(16) }]);
+    const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: loop, gas: '0x' + (25_000_000).toString(16) }]);
     assert.equal((await rpc('eth_getTransactionReceipt', [hash])).status, '0x0');
     const order: string[] = [];
     const trace = rpc.raw('debug_traceTransaction', [hash, { tracer: 'callTracer', timeout: '60s' }]).then((r) => (order.push('trace'), r));
@@ -81,7 +81,7 @@ test('a trace of a long mined transaction gives the node turns too', async () =>
     const r = await trace;
     assert.deepEqual(order, ['chainId', 'trace']);
     assert.equal(r.result?.error, 'out of gas', JSON.stringify(r).slice(0, 300));
-    assert.equal(r.result.gasUsed, '0x' + (1_000_000).toString(16));
+    assert.equal(r.result.gasUsed, '0x' + (25_000_000).toString(16));
   } finally {
     await node.stop();
   }

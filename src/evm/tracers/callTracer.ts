@@ -1,6 +1,7 @@
 // geth's callTracer (eth/tracers/native/call.go): the tree of calls a transaction made.
 import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from './types.js';
 import { gethErrorText, unpackRevert } from './errors.js';
+import { currentOp, lastOpOf, trackFrames, untrackFrames } from './frames.js';
 
 export interface CallTracerConfig {
   onlyTopCall: boolean;
@@ -37,8 +38,10 @@ export class CallTracer implements Tracer {
   /** Open frames, outermost first. */
   private readonly stack: Frame[] = [];
   private top: Frame | undefined;
-  /** The last opcode seen at each depth: names the kind of the next frame. */
+  /** The last opcode seen at each depth: names the kind of the next frame (when steps are listened to). */
   private readonly lastOp: { name: string; code: number }[] = [];
+  /** The traced EVM, when its running frames tell the opcodes instead (frames.ts). */
+  private framesOf: object | undefined;
   private gasLimit: bigint | undefined;
   private gasUsed: bigint | undefined;
   private unlisten: (() => void) | undefined;
@@ -77,7 +80,7 @@ export class CallTracer implements Tracer {
     let type: string;
     if (depth === 0) type = m.to ? 'CALL' : 'CREATE';
     else {
-      const op = this.lastOp[depth - 1]?.name ?? 'CALL';
+      const op = (this.framesOf ? currentOp(this.framesOf) : this.lastOp[depth - 1])?.name ?? 'CALL';
       type = CALL_OPS.has(op) ? op : 'CALL';
     }
     let from = m.caller.toString();
@@ -99,7 +102,7 @@ export class CallTracer implements Tracer {
     frame.gasUsed = res.executionGasUsed;
     if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = r.createdAddress?.toString();
     const depth = this.stack.length;
-    const err = gethErrorText(res.exceptionError, this.lastOp[depth]);
+    const err = gethErrorText(res.exceptionError, this.framesOf ? lastOpOf(this.framesOf, res.runState) : this.lastOp[depth]);
     this.lastOp.length = depth; // the frame's opcodes are done
     if (err === undefined) {
       frame.output = hex(res.returnValue);
@@ -118,12 +121,18 @@ export class CallTracer implements Tracer {
   };
 
   attach(evm: TracedEVM): void {
-    this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
+    // The opcodes come from the running frames when they can (frames.ts); steps are heard for the
+    // logs, or for the opcodes when the frames cannot tell them.
+    this.framesOf = trackFrames(evm) ? evm : undefined;
+    const steps = this.cfg.withLog || !this.framesOf;
+    this.unlisten = listen(evm, { step: steps ? this.onStep : undefined, beforeMessage: this.onBefore, afterMessage: this.onAfter });
   }
 
   detach(): void {
     this.unlisten?.();
     this.unlisten = undefined;
+    if (this.framesOf) untrackFrames(this.framesOf);
+    this.framesOf = undefined;
   }
 
   txStart(gasLimit: bigint): void {

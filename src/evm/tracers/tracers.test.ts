@@ -117,6 +117,76 @@ test('callTracer: DELEGATECALL, CREATE, value transfer, panic, out of gas', asyn
   assert.equal(o.output, undefined);
 });
 
+test('callTracer: every frame kind and its error as geth names them, with and without logs (the opcodes from the running frames, not from steps)', async () => {
+  // Raw code for what the fixtures lack: CALLCODE, STATICCALL, a precompile, CREATE2, a failing
+  // CREATE, an undefined opcode (0x0c) and INVALID (0xfe) in the frames called.
+  const a = createAddressFromString('0x00000000000000000000000000000000000000aa');
+  const b = createAddressFromString('0x00000000000000000000000000000000000000bb');
+  const p = createAddressFromString('0x00000000000000000000000000000000000000cc');
+  const push20 = (x: Address) => '73' + x.toString().slice(2);
+  const code =
+    '60006000600060006000' + push20(a) + '61fffff250' + // CALLCODE a
+    '60006000600060' + '00' + push20(b) + '61fffffa50' + // STATICCALL b
+    '6000600060006000600060' + '02' + '61fffff150' + // CALL sha256
+    '6000600060006000' + push20(a) + '61fffff450' + // DELEGATECALL a
+    '6000600060006000f550' + // CREATE2 of empty code
+    '60fe600053' + '600160006000f050' + // CREATE of INVALID
+    '00';
+  // Each run on a fresh EVM set up alike (the fixtures deploy to the same addresses).
+  const fresh = async () => {
+    const e = await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.Cancun }) });
+    await e.stateManager.putAccount(sender, new Account(0n, 10n ** 21n));
+    for (const [c, args] of [[C.storage, [7]], [C.reverter, []], [C.caller, []]] as const) {
+      const r = await e.runCall({ caller: sender, data: hexToBytes((c.bytecode + iface(c).encodeDeploy([...args]).slice(2)) as `0x${string}`), gasLimit: 5_000_000n });
+      assert.equal(r.execResult.exceptionError, undefined);
+    }
+    await e.stateManager.putCode(a, hexToBytes('0x0c'));
+    await e.stateManager.putCode(b, hexToBytes('0xfe'));
+    await e.stateManager.putCode(p, hexToBytes(`0x${code}`));
+    return e;
+  };
+  const raw = async (config: unknown, to: Address, data = '0x') => {
+    const e = await fresh();
+    const tracer = createTracer('callTracer', config);
+    tracer.attach(e);
+    try {
+      await e.runCall({ caller: sender, to, data: hexToBytes(data as `0x${string}`), gasLimit: 1_000_000n });
+    } finally {
+      tracer.detach();
+    }
+    return tracer.result() as any;
+  };
+  const noLogs = (f: any): any => {
+    const { logs, calls, ...rest } = f;
+    void logs;
+    return calls ? { ...rest, calls: calls.map(noLogs) } : rest;
+  };
+  const cases: [Address, string][] = [
+    [p, '0x'],
+    ...([
+      [caller, C.caller, 'callSet', [storage.toString(), 3]],
+      [caller, C.caller, 'callRevert', [reverter.toString()]],
+      [caller, C.caller, 'callRevertHard', [reverter.toString()]],
+      [caller, C.caller, 'delegate', [storage.toString(), 5]],
+      [caller, C.caller, 'create', [9]],
+      [reverter, C.reverter, 'outOfGas', []],
+    ] as const).map(([to, c, fn, args]) => [to, iface(c).encodeFunctionData(fn, [...args])] as [Address, string]),
+  ];
+  for (const [to, data] of cases) {
+    // withLog (which listens to steps) only adds the logs.
+    assert.deepEqual(await raw({}, to, data), noLogs(await raw({ withLog: true }, to, data)), `${to} ${data.slice(0, 10)}`);
+  }
+  const tree = await raw({}, p);
+  assert.deepEqual(tree.calls.map((c: any) => [c.type, c.error]), [
+    ['CALLCODE', 'invalid opcode: opcode 0xc not defined'],
+    ['STATICCALL', 'invalid opcode: INVALID'],
+    ['CALL', undefined],
+    ['DELEGATECALL', 'invalid opcode: opcode 0xc not defined'],
+    ['CREATE2', undefined],
+    ['CREATE', 'invalid opcode: INVALID'],
+  ]);
+});
+
 test('struct logger: steps, stack, storage, memory, returnValue', async () => {
   const r = await trace(undefined, {}, storage, C.storage, 'set', [99]);
   assert.deepEqual(Object.keys(r), ['gas', 'failed', 'returnValue', 'structLogs']);
