@@ -87,16 +87,16 @@ function bigintReplacer(_k: string, v: unknown): unknown {
   return typeof v === 'bigint' ? BIGINT_MARK + v.toString() : v;
 }
 
-/**
- * JSON text of a result as Go's encoding/json writes it: bigint as a bare number, <, >, & and
- * U+2028/9 escaped. The common case (no bigint) costs one JSON.stringify; a bigint makes the
- * native stringify throw, and only then do we walk with a replacer.
- */
 /** A method result already encoded (by toJSON): written as is, e.g. a remembered answer. */
 export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/**
+ * JSON text of a result as Go's encoding/json writes it: bigint as a bare number, <, >, & and
+ * U+2028/9 escaped. The common case (no bigint) costs one JSON.stringify; a bigint makes the
+ * native stringify throw, and only then do we walk with a replacer.
+ */
 export function toJSON(v: unknown): string {
   let s: string | undefined;
   try {

@@ -6,7 +6,7 @@ import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { Account, Address, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { Interface } from 'ethers';
 import { compileContract, type Compiled } from '../../../test/solc.js';
-import { RpcError } from '../rpc/server.js';
+import { RpcError, toJSON } from '../rpc/server.js';
 import { createTracer, revertMessage, unpackRevert } from './index.js';
 
 const sender = createAddressFromString('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
@@ -193,7 +193,7 @@ test('struct logger: steps, stack, storage, memory, returnValue', async () => {
   assert.equal(r.failed, false);
   assert.equal(r.returnValue, '');
   const first = r.structLogs[0];
-  assert.deepEqual(first, { pc: 0, op: 'PUSH1', gas: 1_000_000n, gasCost: 3n, depth: 1, stack: [] }, 'runCall charges no intrinsic gas');
+  assert.deepEqual(first, { pc: 0, op: 'PUSH1', gas: 1_000_000, gasCost: 3, depth: 1, stack: [] }, 'runCall charges no intrinsic gas');
   const sload = r.structLogs.find((l: any) => l.op === 'SLOAD');
   const slot0 = '0'.repeat(64);
   assert.deepEqual(sload.storage, { [slot0]: (42).toString(16).padStart(64, '0') }, 'SLOAD records the loaded value (42 from the callSet test)');
@@ -221,6 +221,18 @@ test('struct logger: enableReturnData shows the last call\'s return data in the 
   assert.equal(afterGet[afterGet.length - 1].returnData, '0x' + (8).toString(16).padStart(64, '0'));
   const plain = await trace(undefined, { disableStack: true }, caller, C.caller, 'callSet', [storage.toString(), 8]);
   assert.ok(plain.structLogs.every((l: any) => l.returnData === undefined));
+});
+
+test('struct logger: gas figures are JSON numbers, exact past 2^53 (a bigint the server writes bare)', async () => {
+  const t = createTracer(undefined, {});
+  t.attach(evm);
+  await evm.runCall({ caller: sender, to: storage, data: hexToBytes(iface(C.storage).encodeFunctionData('get') as `0x${string}`), gasLimit: 2n ** 63n - 1n });
+  t.detach();
+  const r = t.result() as any;
+  assert.equal(r.structLogs[0].gas, 2n ** 63n - 1n);
+  assert.equal(typeof r.structLogs[0].gasCost, 'number');
+  const text = toJSON(r);
+  assert.match(text, /^\{"gas":\d+,"failed":false,"returnValue":"[0-9a-f]{64}","structLogs":\[\{"pc":0,"op":"PUSH1","gas":9223372036854775807,"gasCost":3,"depth":1,/);
 });
 
 test('txStart / txEnd set the top-level gas figures', async () => {
