@@ -181,3 +181,38 @@ function fixStrings(root: unknown): unknown {
 export function goFoldKey(k: string): string {
   return k.replace(/[a-z\u017f\u212a]/g, (c) => (c === '\u017f' ? 'S' : c === '\u212a' ? 'K' : c.toUpperCase()));
 }
+
+/** JSON.stringify of a parsed JSON value, iteratively: the same text, at any nesting depth. */
+export function stringifyParsed(root: unknown): string {
+  const out: string[] = [];
+  // A work list of values to write and literal texts (`,`, `]`, `}`, `"key":`) between them.
+  const work: unknown[] = [root];
+  const LITERAL = Symbol('literal');
+  type Lit = { [LITERAL]: string };
+  while (work.length) {
+    const v = work.pop();
+    if (typeof v === 'object' && v !== null && LITERAL in v) {
+      out.push((v as Lit)[LITERAL]);
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) {
+      out.push(JSON.stringify(v) ?? 'null');
+      continue;
+    }
+    const items: unknown[] = [];
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        if (i > 0) items.push({ [LITERAL]: ',' });
+        items.push(x);
+      });
+      out.push('[');
+      work.push({ [LITERAL]: ']' });
+    } else {
+      Object.keys(v).forEach((k, i) => items.push({ [LITERAL]: (i > 0 ? ',' : '') + JSON.stringify(k) + ':' }, (v as Record<string, unknown>)[k]));
+      out.push('{');
+      work.push({ [LITERAL]: '}' });
+    }
+    for (let i = items.length - 1; i >= 0; i--) work.push(items[i]);
+  }
+  return out.join('');
+}

@@ -176,3 +176,19 @@ test('state overrides', () => {
   bad(() => p.optStateOverrideArg({ [a]: { state: { [slot]: '0x01' } } }, 2), 'invalid argument 2: hex string has length 2, want 64 for common.Hash');
   throwsRpc(() => p.checkOverride(a, { state: new Map(), stateDiff: new Map() }), -32000, `account ${a} has both 'state' and 'stateDiff'`);
 });
+
+test('regression: math.HexOrDecimal64 of a deeply nested value quotes its text (JSON.stringify overflowed the stack: a handler crash)', () => {
+  let text = '1';
+  for (let i = 0; i < 10_000; i++) text = `{"a":${text}}`;
+  const err = (() => {
+    try {
+      p.hexOrDecimal64Arg([JSON.parse(text)], 0);
+    } catch (e) {
+      return e as RpcError;
+    }
+  })();
+  assert.ok(err instanceof RpcError);
+  assert.equal(err.code, -32602);
+  assert.equal(err.message, `invalid argument 0: invalid hex or decimal integer ${JSON.stringify(text)}`);
+  assert.throws(() => p.hexOrDecimal64Arg([[1, { b: 'x' }]], 0), { message: 'invalid argument 0: invalid hex or decimal integer "[1,{\\"b\\":\\"x\\"}]"' });
+});

@@ -7,6 +7,7 @@
 // Usage in a method:  (params) => { checkArgs(params, 2); const a = address(params[0], 0); ... }
 import { RpcError, goKind } from './server.js';
 import { numberLiteral } from './rawNumbers.js';
+import { stringifyParsed } from '../../rpc/rawJSON.js';
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -230,7 +231,8 @@ export function decodeUint64Number(v: unknown, text?: string): bigint {
  * so `1e2` is refused and `18446744073709551615` accepted.
  */
 export function decodeHexOrDecimal64(v: unknown, text?: string): bigint {
-  const t = typeof v === 'string' ? v : typeof v === 'number' ? (text ?? String(v)) : JSON.stringify(v);
+  // (Go quotes the raw input; a parsed value's text at any depth stands for it.)
+  const t = typeof v === 'string' ? v : typeof v === 'number' ? (text ?? String(v)) : stringifyParsed(v);
   let n: bigint | undefined;
   // strconv.ParseUint takes leading zeros: dropped first, so the length checks bound the value.
   const hex = t.length >= 2 && t[0] === '0' && (t[1] === 'x' || t[1] === 'X');
