@@ -3,11 +3,8 @@
 // node goes on answering; without it (the default) the same loop runs until its gas is gone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { devNodeWithConfig, deployFromDev, rpcError, type Rpc } from '../chain/testkit.js';
+import { devNodeWithConfig, deployFromDev, LOOP_CREATION, rpcError, type Rpc } from '../chain/testkit.js';
 
-// Runtime code JUMPDEST PUSH1 0 JUMP: a loop that only stops when the gas runs out (12 gas a turn).
-// Creation code: PUSH4 <runtime> PUSH1 0 MSTORE PUSH1 4 PUSH1 28 RETURN.
-const LOOP_CREATION = '0x635b6000566000526004601cf3';
 
 async function spin(rpc: Rpc, to: string, gas: bigint) {
   return rpc('eth_call', [{ to, gas: '0x' + gas.toString(16) }, 'latest']);

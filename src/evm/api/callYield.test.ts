@@ -4,10 +4,8 @@
 // answered before the loop; without the turns it waited for the loop's end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEV_ADDRS, devNodeWithConfig, deployFromDev } from '../chain/testkit.js';
+import { DEV_ADDRS, devNodeWithConfig, deployFromDev, LOOP_CREATION } from '../chain/testkit.js';
 
-// Runtime JUMPDEST PUSH1 0 JUMP (12 gas a turn) behind PUSH4 <runtime> PUSH1 0 MSTORE PUSH1 4 PUSH1 28 RETURN.
-const LOOP_CREATION = '0x635b6000566000526004601cf3';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('while a long eth_call runs, the node answers reads, short calls and transactions; the long call answers as before', async () => {

@@ -128,3 +128,9 @@ export async function deployFromDev(rpc: Rpc, bytecode: string, gas = '0x500000'
   if (rc?.status !== '0x1') throw new Error(`deployment failed: ${JSON.stringify(rc)}`);
   return rc.contractAddress;
 }
+
+/**
+ * Creation code of a contract whose code is a loop that only stops when its gas runs out:
+ * JUMPDEST PUSH1 0 JUMP (12 gas a turn), behind PUSH4 <runtime> PUSH1 0 MSTORE PUSH1 4 PUSH1 28 RETURN.
+ */
+export const LOOP_CREATION = '0x635b6000566000526004601cf3';
