@@ -5,7 +5,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { devNodeWithConfig, deployFromDev, LOOP_CREATION, rpcError, type Rpc } from '../chain/testkit.js';
 
-
 async function spin(rpc: Rpc, to: string, gas: bigint) {
   return rpc('eth_call', [{ to, gas: '0x' + gas.toString(16) }, 'latest']);
 }
