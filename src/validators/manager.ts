@@ -176,6 +176,7 @@ export class ValidatorManager {
     }
     if (weight <= 0n || weight >= 2n ** 64n) throw new Error(`${where}: weight must be between 1 and 2^64-1`);
     let bls: Uint8Array | undefined;
+    let self = false;
     if (d.blsSecretKey !== undefined) {
       if (!/^0x[0-9a-fA-F]{64}$/.test(d.blsSecretKey)) throw new Error(`${where}: blsSecretKey must be 0x + 32 bytes of hex`);
       const sk = Buffer.from(d.blsSecretKey.slice(2), 'hex');
@@ -185,7 +186,7 @@ export class ValidatorManager {
         throw new Error(`${where}: blsSecretKey is not a valid BLS secret key`);
       }
       this.secretKeys.set(d.nodeID, sk);
-    } else if (d.nodeID === this.self.nodeID && d.blsPublicKey === undefined) bls = this.selfPublicKey;
+    } else if (d.nodeID === this.self.nodeID && d.blsPublicKey === undefined) self = true;
     else if (d.blsPublicKey !== undefined) {
       if (!/^0x[0-9a-fA-F]{96}$/.test(d.blsPublicKey)) throw new Error(`${where}: blsPublicKey must be 0x + 48 bytes of hex`);
       bls = Buffer.from(d.blsPublicKey.slice(2), 'hex');
@@ -193,7 +194,7 @@ export class ValidatorManager {
     const startTime = d.startTime ?? Math.floor(firstSeenMs / 1000);
     if (!Number.isInteger(startTime) || startTime < 0) throw new Error(`${where}: startTime must be unix seconds`);
     const startMs = d.startTime === undefined ? firstSeenMs : startTime * 1000;
-    return {
+    const v: Validator = {
       validationID: d.validationID ?? idFromContent('powder-validation', subnetID, String(d.nodeID)),
       nodeID: d.nodeID,
       weight,
@@ -203,6 +204,9 @@ export class ValidatorManager {
       isL1Validator: d.isL1Validator ?? true,
       isActive: d.isActive ?? true,
     };
+    // The node's own key is derived when first read (it loads the BLS library): a start reads none.
+    if (self) Object.defineProperty(v, 'blsPublicKey', { get: () => this.selfPublicKey, enumerable: true, configurable: true });
+    return v;
   }
 }
 
