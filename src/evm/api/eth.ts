@@ -6,6 +6,7 @@ import { RpcError, goKind as jsonKind, type RpcMethod } from '../rpc/server.js';
 import { keccak256 } from '../crypto.js';
 import { nativeSecp } from '../chain/secp.js';
 import { hexOrDecimal64Arg, optUint64NumberArg, transactionArgsArg } from '../rpc/params.js';
+import { numberLiteral } from '../rpc/rawNumbers.js';
 import type { Block } from '../chain/blockchain.js';
 import { headerToJSON, encodeHeader } from '../chain/header.js';
 import { effectiveTip } from '../txpool/pool.js';
@@ -102,8 +103,12 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const pct = opt(p, 2, (v, i) => {
       // Go's texts: the whole value's kind if it is no array, else the first bad element's.
       if (!Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type []float64`);
-      const bad = v.find((x) => typeof x !== 'number');
-      if (bad !== undefined) throw invalidArg(i, `json: cannot unmarshal ${jsonKind(bad)} into Go value of type float64`);
+      // A literal past float64's range (1e400: Infinity to JSON.parse) is refused by Go, quoted as sent.
+      const bad = v.findIndex((x) => typeof x !== 'number' || !Number.isFinite(x));
+      if (bad >= 0) {
+        const kind = typeof v[bad] === 'number' ? `number ${numberLiteral(v, bad)}` : jsonKind(v[bad]);
+        throw invalidArg(i, `json: cannot unmarshal ${kind} into Go value of type float64`);
+      }
       return v as number[];
     }) ?? [];
     try {

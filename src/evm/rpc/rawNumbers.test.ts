@@ -201,6 +201,18 @@ test('numbers inside objects and arrays are not top-level params: decoded as bef
   assert.deepEqual(await call('eth_getActiveRulesAt', '[1.0]'), await call('eth_getActiveRulesAt', '[1]'));
 });
 
+test("eth_feeHistory's percentiles are float64s: a literal past float64's range is refused as sent (JSON.parse made it Infinity)", async () => {
+  const floatError = (literal: string) => `invalid argument 2: json: cannot unmarshal ${literal} into Go value of type float64`;
+  await fails('eth_feeHistory', '1, "latest", [1e400]', floatError('number 1e400'));
+  await fails('eth_feeHistory', '1, "latest", [10, -1E+400]', floatError('number -1E+400'));
+  // The first bad element is reported, as Go's decoder keeps its first error.
+  await fails('eth_feeHistory', '1, "latest", [10, "x", 1e400]', floatError('string'));
+  await fails('eth_feeHistory', '1, "latest", [10, 1e400, "x"]', floatError('number 1e400'));
+  // In range, however spelled: Go's own check of the values follows.
+  await ok('eth_feeHistory', '1, "latest", [1e-400, 5e1, 100.0]');
+  await fails('eth_feeHistory', '1, "latest", [1e3]', 'invalid reward percentile: 1000', -32000);
+});
+
 test('a numeric id past 2^53 is still echoed as sent beside a kept param', async () => {
   const text = await post('{"jsonrpc":"2.0","id":18446744073709551617,"method":"eth_getActiveRulesAt","params":[1.0]}');
   assert.equal(text, `{"jsonrpc":"2.0","id":18446744073709551617,"error":{"code":-32602,"message":"${uint64Error(0, '1.0')}"}}\n`);

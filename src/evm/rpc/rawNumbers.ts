@@ -11,12 +11,14 @@ import { objectMembers, skipValue, skipWs, type Member } from '../../rpc/rawJSON
 
 const kept = new WeakMap<readonly unknown[], Map<number, string>>();
 
-/** The JSON text of `params[i]` (a number): as sent when the server kept it, else the value's. */
-export function numberLiteral(params: readonly unknown[], i: number): string {
-  return kept.get(params)?.get(i) ?? String(params[i]);
+/** The JSON text of `arr[i]` (a number of the params, or of an array in them): as sent when the server kept it, else the value's. */
+export function numberLiteral(arr: readonly unknown[], i: number): string {
+  return kept.get(arr)?.get(i) ?? String(arr[i]);
 }
 
-const hasNumber = (params: unknown): params is unknown[] => Array.isArray(params) && params.some((v) => typeof v === 'number');
+const hasNumber = (arr: unknown): arr is unknown[] => Array.isArray(arr) && arr.some((v) => typeof v === 'number');
+/** A params array with a number in it, or in an array directly inside it. */
+const hasParamNumber = (params: unknown): params is unknown[] => Array.isArray(params) && params.some((v) => typeof v === 'number' || hasNumber(v));
 
 /**
  * Keeps the number params' source texts of the messages of a request body already accepted by
@@ -25,12 +27,12 @@ const hasNumber = (params: unknown): params is unknown[] => Array.isArray(params
  * number param.
  */
 export function keepParamNumbers(text: string, params: readonly unknown[], batch: boolean): void {
-  if (!params.some(hasNumber)) return;
+  if (!params.some(hasParamNumber)) return;
   let i = skipWs(text, 0);
   if (!batch) return keepFrom(text, i, params[0]);
   i = skipWs(text, i + 1); // past '['
   for (let k = 0; k < params.length && i < text.length && text.charCodeAt(i) !== 0x5d; k++) {
-    if (hasNumber(params[k])) keepFrom(text, i, params[k]);
+    if (hasParamNumber(params[k])) keepFrom(text, i, params[k]);
     i = skipWs(text, skipValue(text, i));
     if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
   }
@@ -38,24 +40,32 @@ export function keepParamNumbers(text: string, params: readonly unknown[], batch
 
 /** Records the number texts of `params`, the params array of the message object at `open`. */
 function keepFrom(text: string, open: number, params: unknown): void {
-  if (!hasNumber(params) || text.charCodeAt(open) !== 0x7b) return;
+  if (!hasParamNumber(params) || text.charCodeAt(open) !== 0x7b) return;
   const member = paramsMember(objectMembers(text, open));
   if (!member || text.charCodeAt(member.start) !== 0x5b) return;
+  keepElements(text, member.start, params, true);
+}
+
+/**
+ * Records the number texts of `arr`, the array whose text opens at `open`; with `nested`, also those
+ * of the arrays directly inside it (eth_feeHistory's percentiles), one level deep.
+ */
+function keepElements(text: string, open: number, arr: readonly unknown[], nested: boolean): void {
   const texts = new Map<number, string>();
-  let i = skipWs(text, member.start + 1);
+  let i = skipWs(text, open + 1);
   let k = 0;
-  for (; i < member.end && text.charCodeAt(i) !== 0x5d; k++) {
+  for (; i < text.length && text.charCodeAt(i) !== 0x5d; k++) {
     const end = skipValue(text, i);
-    const v = params[k];
+    const v = arr[k];
     if (typeof v === 'number') {
       const literal = text.slice(i, end);
       if (literal !== String(v)) texts.set(k, literal);
-    }
+    } else if (nested && Array.isArray(v) && text.charCodeAt(i) === 0x5b && hasNumber(v)) keepElements(text, i, v, false);
     i = skipWs(text, end);
     if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
   }
-  // Defensive: the member read must be the array the server holds.
-  if (k === params.length && texts.size > 0) kept.set(params, texts);
+  // Defensive: the text read must be the array the server holds.
+  if (k === arr.length && texts.size > 0) kept.set(arr, texts);
 }
 
 /**
