@@ -72,6 +72,17 @@ const INTERNAL_ERROR: Reply = {
   body: 'internal server error\n',
 };
 
+/** The last Host found well-formed: a client sends the same one with every request. */
+let lastWellFormedHost: string | undefined;
+
+/** httpguts.ValidHostHeader, remembered for the last Host seen. */
+function wellFormedHost(host: string): boolean {
+  if (host === lastWellFormedHost) return true;
+  if (!validHostHeader(host)) return false;
+  lastWellFormedHost = host;
+  return true;
+}
+
 /** A parsed request the fast path answers. */
 interface FastRequest {
   url: string;
@@ -244,7 +255,7 @@ class FastConnection implements FastConnectionHandle {
     if (path.includes('%') || path.includes('//') || path.includes('/.')) return undefined;
     // Go refuses a request without a Host, or with a malformed one, before any handler: node:http's
     // path answers it (goRequestErrors.ts).
-    if (host === undefined || !validHostHeader(host) || !this.opts.hostAllowed(host)) return undefined;
+    if (host === undefined || !wellFormedHost(host) || !this.opts.hostAllowed(host)) return undefined;
     const post = this.opts.router.lookup(path)?.post;
     if (post === undefined || !post.accepts(contentType)) return undefined;
     const bodyLength = contentLength === undefined ? 0 : Number(contentLength);

@@ -33,10 +33,18 @@ const teRefused = (fields: string[]) => fields.length > 0 && (fields.length !== 
 
 /** Go's answer to a request node:http parsed but Go's server refuses, or undefined if Go reads it. */
 export function goRequestError(req: IncomingMessage): string | undefined {
-  if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && teRefused(headerFields(req, 'transfer-encoding'))) return UNSUPPORTED_TE;
+  // node:http keeps only the first Host and joins other repeated headers: one pass over the raw ones.
+  const te: string[] = [];
+  const hosts: string[] = [];
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i];
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts.push(raw[i + 1]);
+    else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') te.push(raw[i + 1]);
+  }
+  if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && teRefused(te)) return UNSUPPORTED_TE;
   // http1ServerSupportsRequest: HTTP/1.x only (h2c is not served).
   if (req.httpVersionMajor !== 1) return statusError('505 HTTP Version Not Supported', 'unsupported protocol version');
-  const hosts = headerFields(req, 'host');
   if (req.httpVersionMinor >= 1 && hosts.length === 0 && req.method !== 'CONNECT') return statusError('400 Bad Request', 'missing required Host header');
   if (hosts.length > 1) return statusError('400 Bad Request', 'too many Host headers');
   if (hosts.length === 1 && !validHostHeader(hosts[0])) return statusError('400 Bad Request', 'malformed Host header');
@@ -58,12 +66,4 @@ export function goParseError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }
     if (teRefused(te)) return UNSUPPORTED_TE;
   }
   return BAD_REQUEST;
-}
-
-/** Every value of header `name` as sent (node:http keeps only the first Host, and joins others). */
-function headerFields(req: IncomingMessage, name: string): string[] {
-  const out: string[] = [];
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === name.length && raw[i].toLowerCase() === name) out.push(raw[i + 1]);
-  return out;
 }

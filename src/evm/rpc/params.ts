@@ -217,15 +217,6 @@ const MIN_INT = -(1n << 63n);
 const MAX_INT = (1n << 63n) - 1n; // Go's int is int64 on amd64
 
 /**
- * A bare JSON number decoded into Go's uint64 (e.g. eth_getActiveRulesAt's timestamp). `text` is
- * the literal as sent (rawNumbers.ts); without it, the number's own spelling.
- */
-export function decodeUint64Number(v: unknown, text?: string): bigint {
-  if (typeof v !== 'number') throw new GoTypeError(jsonKind(v), 'uint64');
-  return goInteger(text ?? String(v), 'uint64', 0n, MAX_UINT64);
-}
-
-/**
  * math.HexOrDecimal64 (eth_feeHistory's blockCount): the JSON text, without the quotes of a
  * string, is decimal or 0x hex (math.ParseUint64; "" is 0). A bare number is read as its literal,
  * so `1e2` is refused and `18446744073709551615` accepted.
