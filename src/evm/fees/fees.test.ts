@@ -20,6 +20,7 @@ import {
   resolveFeeHistoryRange,
   rewardsForBlock,
   validateRewardPercentiles,
+  goFloat,
   verifyBlockFee,
   verifyExtraData,
   verifyFeeConfig,
@@ -244,8 +245,11 @@ test('§7.9 oracle: percentile, clamp, cache, lookback', () => {
 
 test('§7.10 feeHistory helpers', () => {
   validateRewardPercentiles([0, 50, 100]);
-  assert.throws(() => validateRewardPercentiles([101]), { message: 'invalid reward percentile: 101' });
-  assert.throws(() => validateRewardPercentiles([10, 5]), { message: 'invalid reward percentile: #0:10 >= #1:5' });
+  // geth formats them with Go's %f.
+  assert.throws(() => validateRewardPercentiles([101]), { message: 'invalid reward percentile: 101.000000' });
+  assert.throws(() => validateRewardPercentiles([-0.5]), { message: 'invalid reward percentile: -0.500000' });
+  assert.throws(() => validateRewardPercentiles([10, 5]), { message: 'invalid reward percentile: #0:10.000000 >= #1:5.000000' });
+  assert.throws(() => validateRewardPercentiles([10.25, 10.25]), { message: 'invalid reward percentile: #0:10.250000 >= #1:10.250000' });
   assert.throws(() => validateRewardPercentiles(new Array(101).fill(0)), { message: 'invalid reward percentile: over the query limit 100' });
   assert.equal(resolveFeeHistoryRange(0n, 5n, 5n), null);
   assert.deepEqual(resolveFeeHistoryRange(10n, 5n, 9n), { first: 0n, count: 6n });
@@ -259,4 +263,19 @@ test('§7.10 feeHistory helpers', () => {
   ];
   assert.deepEqual(rewardsForBlock(txs, 200_000n, [0, 50, 60, 100]), [1n, 1n, 5n, 9n]);
   assert.deepEqual(rewardsForBlock([], 0n, [10, 90]), [0n, 0n]);
+});
+
+test("Go's %f: exact binary value, half-to-even at 6 decimals, no exponent", () => {
+  assert.equal(goFloat(0), '0.000000');
+  assert.equal(goFloat(100), '100.000000');
+  assert.equal(goFloat(33.3333333), '33.333333');
+  assert.equal(goFloat(0.0000005), '0.000000'); // just below 5e-7 in binary
+  assert.equal(goFloat(0.0000015), '0.000002'); // just above 1.5e-6 in binary
+  assert.equal(goFloat(0.0078125), '0.007812'); // 2^-7: an exact tie, to even
+  assert.equal(goFloat(0.0234375), '0.023438'); // 3 × 2^-7: a tie, to even
+  assert.equal(goFloat(1e-300), '0.000000');
+  assert.equal(goFloat(-2.5), '-2.500000');
+  assert.equal(goFloat(1e21), '1000000000000000000000.000000');
+  assert.equal(goFloat(1e300), `${BigInt(1e300)}.000000`);
+  assert.equal(goFloat(5e-324), '0.000000');
 });

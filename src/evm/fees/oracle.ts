@@ -56,9 +56,32 @@ export const FEE_HISTORY_MAX_PERCENTILES = 100;
 export const FEE_HISTORY_MAX_BLOCKS = 2048n;
 export const FEE_HISTORY_MAX_DEPTH = 25_000n;
 
-/** Go's %v for a float64 (enough for percentile values). */
-function goFloat(p: number): string {
-  return String(p);
+/**
+ * Go's `%f` for a float64 (geth's feehistory.go formats the refused percentile so): the exact
+ * binary value rounded half-to-even at 6 decimals, never an exponent (1e300 prints all its digits).
+ */
+export function goFloat(p: number): string {
+  if (!Number.isFinite(p)) return Number.isNaN(p) ? 'NaN' : p > 0 ? '+Inf' : '-Inf';
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, p);
+  const bits = view.getBigUint64(0);
+  const negative = bits >> 63n === 1n;
+  const exp = Number((bits >> 52n) & 0x7ffn);
+  const frac = bits & ((1n << 52n) - 1n);
+  // p = mant × 2^shift exactly.
+  const mant = exp === 0 ? frac : frac | (1n << 52n);
+  const shift = (exp === 0 ? 1 : exp) - 1075;
+  let q: bigint;
+  if (shift >= 0) q = (mant << BigInt(shift)) * 1_000_000n;
+  else {
+    const den = 1n << BigInt(-shift);
+    const scaled = mant * 1_000_000n;
+    q = scaled / den;
+    const r2 = (scaled % den) * 2n;
+    if (r2 > den || (r2 === den && (q & 1n) === 1n)) q++;
+  }
+  const digits = q.toString().padStart(7, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -6)}.${digits.slice(-6)}`;
 }
 
 export function validateRewardPercentiles(p: readonly number[]): void {

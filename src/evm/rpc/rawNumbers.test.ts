@@ -210,7 +210,7 @@ test("eth_feeHistory's percentiles are float64s: a literal past float64's range 
   await fails('eth_feeHistory', '1, "latest", [10, 1e400, "x"]', floatError('number 1e400'));
   // In range, however spelled: Go's own check of the values follows.
   await ok('eth_feeHistory', '1, "latest", [1e-400, 5e1, 100.0]');
-  await fails('eth_feeHistory', '1, "latest", [1e3]', 'invalid reward percentile: 1000', -32000);
+  await fails('eth_feeHistory', '1, "latest", [1e3]', 'invalid reward percentile: 1000.000000', -32000);
 });
 
 test('a numeric id past 2^53 is still echoed as sent beside a kept param', async () => {
