@@ -2,7 +2,7 @@
 // Runs every workload against every node, interleaved (for each workload, for each repetition,
 // every node in turn), and writes results/latest.json, results/latest.md and (full runs) the
 // generated part of docs/benchmarks.md. Usage: node run.js [--quick] [--nodes=anvil,hardhat,ganache,powder]
-//   [--only=<workload ids>] [--powder=<path to bin/powder.js>] [--keep-env] [--no-docs] [--docs]
+//   [--only=<workload ids>] [--powder=<path to bin/powder or bin/powder.js>] [--keep-env] [--no-docs] [--docs]
 //   | node run.js --render (tables again from results/latest.json)
 // --only runs a subset (ids: see WORKLOAD_IDS) and writes results/only.{json,md} instead, never the docs.
 import { execFileSync } from 'node:child_process';
@@ -45,7 +45,8 @@ const MiB = 1024 * 1024;
 // --keep-env: start the nodes with this environment as it is (by default lib/nodes.js's DROPPED_ENV is taken out for all).
 const KEEP_ENV = flag('keep-env');
 
-// --powder: the Powder build to measure (a path to its bin/powder.js, relative to the current directory).
+// --powder: the Powder build to measure (a path to its bin/powder, or to its bin/powder.js to start it
+// without the start-up snapshot; relative to the current directory).
 const POWDER_BIN = resolve(option('powder') ?? DEFAULT_POWDER_BIN);
 if (requested.includes('powder') && !existsSync(POWDER_BIN)) usage(`--powder: ${POWDER_BIN} does not exist`);
 
@@ -161,7 +162,7 @@ async function main() {
   const unavailable = {};
 
   if (requested.includes('powder') && !existsSync(join(powderRootOf(POWDER_BIN), 'dist/src/cli.js'))) {
-    log(`warning: ${join(powderRootOf(POWDER_BIN), 'dist')} is missing; bin/powder.js will build it on the warm-up start (run \`npm run build\` in the root first)`);
+    log(`warning: ${join(powderRootOf(POWDER_BIN), 'dist')} is missing; bin/powder.js will build it on the warm-up start, without a start-up snapshot, (run \`npm run build\` in the root first)`);
   }
 
   // Warm-up start of every node (untimed: fills the disk cache; tells whether Powder answers).

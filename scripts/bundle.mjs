@@ -168,6 +168,34 @@ await writeLibraryEntry();
 
 await makeCodeCache('cli');
 await makeCodeCache('library');
+await makeStartupSnapshot();
+
+/**
+ * dist/powder.snapshot.blob, the start-up snapshot bin/powder starts from (scripts/snapshot.cjs
+ * says what it holds), and dist/powder.snapshot.node, what bin/powder checks before using it: the
+ * size and change time of the Node.js binary that built it (a snapshot only loads in that very
+ * binary, with no V8 flags), and the bundle's real path (it is built into the snapshot). When it
+ * cannot be built, neither file is left and bin/powder starts from the code cache.
+ */
+async function makeStartupSnapshot() {
+  const { spawnSync } = await import('node:child_process');
+  const { existsSync, realpathSync, rmSync, statSync, writeFileSync } = await import('node:fs');
+  const blob = join(root, 'dist/powder.snapshot.blob');
+  const stamp = join(root, 'dist/powder.snapshot.node');
+  rmSync(blob, { force: true });
+  rmSync(stamp, { force: true });
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS; // flags would be part of the snapshot, and bin/powder starts without
+  const r = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', join(root, 'scripts/snapshot.cjs')], { env, encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0 || !existsSync(blob)) {
+    rmSync(blob, { force: true });
+    const lines = `${r.error?.message ?? ''}\n${r.stderr ?? ''}`.split('\n').filter((l) => /\S/.test(l) && !/Warning|may still work|issue tracker|--trace-warnings/.test(l));
+    console.warn(`bundle: no start-up snapshot (${lines.slice(0, 3).join(' / ').slice(0, 400) || `exit ${r.status}`}); bin/powder starts from the code cache`);
+    return;
+  }
+  const { size, ctimeMs } = statSync(process.execPath);
+  writeFileSync(stamp, `${size} ${Math.floor(ctimeMs / 1000)} ${realpathSync(join(root, 'dist/powder.cjs'))}\n`);
+}
 
 /**
  * dist/powder.lib.mjs, the package's `main`: loads dist/powder.lib.cjs through the code cache and

@@ -70,3 +70,15 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
 }
+
+/**
+ * For scripts/snapshot.cjs only: starts a node as `main` would (in memory, in `dataDir`, on
+ * whatever server the snapshot builder stands in for node:http) and stops it, so the functions a
+ * start runs are compiled when the start-up snapshot is taken.
+ */
+export async function rehearseStart(dataDir: string): Promise<void> {
+  const config = resolveConfig({ argv: ['--http-port=0', '--db-type=memdb', `--data-dir=${dataDir}`, '--log-display-level=off'], env: {} });
+  const node = await Node.start({}, config);
+  node.banner();
+  await node.stop();
+}

@@ -29,9 +29,13 @@ export const droppedEnvHere = () => DROPPED_ENV.filter((k) => process.env[k] !==
 const ANVIL_BIN = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 const HARDHAT_CLI = join(BENCH_DIR, 'node_modules/hardhat/internal/cli/cli.js');
 const GANACHE_CLI = join(BENCH_DIR, 'node_modules/ganache/dist/node/cli.js');
-/** The Powder build measured by default: this checkout's bin/powder.js (run.js --powder=<path> picks another). */
-export const DEFAULT_POWDER_BIN = join(ROOT_DIR, 'bin/powder.js');
-/** The package root a powder bin belongs to (bin/powder.js → its parent folder); Powder runs with it as cwd. */
+/**
+ * The Powder build measured by default: this checkout's bin/powder, the command users run (npm's
+ * bin), which starts the node from its start-up snapshot (run.js --powder=<path> picks another;
+ * a path to a bin/powder.js is run with node, i.e. without the snapshot).
+ */
+export const DEFAULT_POWDER_BIN = join(ROOT_DIR, 'bin/powder');
+/** The package root a powder bin belongs to (bin/powder → its parent folder); Powder runs with it as cwd. */
 export const powderRootOf = (bin) => join(dirname(bin), '..');
 
 /** How to start each node: program, arguments, JSON-RPC path. `opts.powderBin`: the Powder build to run. */
@@ -68,10 +72,10 @@ export const NODE_KINDS = {
   powder: {
     label: 'Powder',
     rpcPath: '/ext/bc/dev/rpc',
-    command: (port, dataDir, _chainId, { powderBin = DEFAULT_POWDER_BIN } = {}) => [
-      process.execPath,
-      [powderBin, `--http-port=${port}`, '--db-type=memdb', `--data-dir=${dataDir}`, '--api-admin-enabled=true'],
-    ],
+    command: (port, dataDir, _chainId, { powderBin = DEFAULT_POWDER_BIN } = {}) => {
+      const args = [`--http-port=${port}`, '--db-type=memdb', `--data-dir=${dataDir}`, '--api-admin-enabled=true'];
+      return powderBin.endsWith('.js') ? [process.execPath, [powderBin, ...args]] : [powderBin, args];
+    },
   },
 };
 

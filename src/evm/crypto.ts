@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { keccak_256 as nobleKeccak256 } from '@noble/hashes/sha3.js';
 import type { IHasher } from 'hash-wasm';
 import hashWasmKeccak from 'hash-wasm/dist/keccak.umd.min.js';
+import { afterRestore, buildingSnapshot } from '../snapshot.js';
 
 type KeccakFactory = (alg: 'keccak256') => { update(b: Buffer): { digest(): Buffer } };
 
@@ -64,23 +65,33 @@ function glibcPrebuild(req: NodeRequire, dir: string): unknown {
   }
 }
 
-const sponge = loadSponge();
-const native = sponge ? undefined : loadNative();
-const noble = native || sponge ? undefined : nobleKeccak256;
-
+let sponge: KeccakState | undefined;
+let native: KeccakFactory | undefined;
+let noble: typeof nobleKeccak256 | undefined = nobleKeccak256;
 let wasm: IHasher | undefined;
 const EMPTY_DIGEST = 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470';
 
 /** Resolves once the WebAssembly keccak hashes (or could not load: the other paths go on). */
-export const wasmKeccakReady: Promise<boolean> = hashWasmKeccak.createKeccak(256).then(
-  (h) => {
-    h.init();
-    if (Buffer.from(h.digest('binary')).toString('hex') !== EMPTY_DIGEST) return false;
-    wasm = h;
-    return true;
-  },
-  () => false,
-);
+export let wasmKeccakReady: Promise<boolean> = Promise.resolve(false);
+
+function loadHashers(): void {
+  sponge = loadSponge();
+  native = sponge ? undefined : loadNative();
+  noble = native || sponge ? undefined : nobleKeccak256;
+  wasmKeccakReady = hashWasmKeccak.createKeccak(256).then(
+    (h) => {
+      h.init();
+      if (Buffer.from(h.digest('binary')).toString('hex') !== EMPTY_DIGEST) return false;
+      wasm = h;
+      return true;
+    },
+    () => false,
+  );
+}
+// The native sponge and the WebAssembly instance cannot be part of a start-up snapshot: while one
+// is built, @noble/hashes hashes, and a process started from it loads them first thing.
+if (buildingSnapshot) afterRestore(loadHashers);
+else loadHashers();
 
 /** keccak-256 of `bytes` (32 bytes). */
 export function keccak256(bytes: Uint8Array): Uint8Array {

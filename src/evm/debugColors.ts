@@ -5,6 +5,27 @@
 // once here and stored where `debug` looks first; DEBUG_COLORS, when set, still wins.
 import createDebug from 'debug';
 import { isatty } from 'node:tty';
+import { afterRestore } from '../snapshot.js';
 
-const opts = (createDebug as unknown as { inspectOpts: { colors?: unknown } }).inspectOpts;
-if (!('colors' in opts)) opts.colors = isatty(process.stderr.fd);
+type Debug = typeof createDebug & { inspectOpts: Record<string, unknown> };
+const debug = createDebug as Debug;
+
+function settleColors(): void {
+  if (!('colors' in debug.inspectOpts)) debug.inspectOpts.colors = isatty(process.stderr.fd);
+}
+settleColors();
+
+// In a process started from the start-up snapshot, `debug` read DEBUG and DEBUG_* when the
+// snapshot was built: read them again as its module does when it loads (debug/src/node.js).
+afterRestore(() => {
+  const opts = debug.inspectOpts;
+  for (const k of Object.keys(opts)) delete opts[k];
+  for (const key of Object.keys(process.env)) {
+    if (!/^debug_/i.test(key)) continue;
+    const prop = key.substring(6).toLowerCase().replace(/_([a-z])/g, (_, k: string) => k.toUpperCase());
+    const val = process.env[key]!;
+    opts[prop] = /^(yes|on|true|enabled)$/i.test(val) ? true : /^(no|off|false|disabled)$/i.test(val) ? false : val === 'null' ? null : Number(val);
+  }
+  debug.enable(process.env.DEBUG ?? '');
+  settleColors();
+});

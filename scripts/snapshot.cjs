@@ -1,0 +1,134 @@
+// Builds Powder's start-up snapshot, run by scripts/bundle.mjs as
+//   node --snapshot-blob dist/powder.snapshot.blob --build-snapshot scripts/snapshot.cjs
+// A V8 start-up snapshot is the heap of a process, written to a file, that a later `node
+// --snapshot-blob <file>` starts from instead of an empty one. Here the heap holds the CLI bundle
+// (dist/powder.cjs) with its module bodies run, and — because a node is started and stopped once
+// while it is built (cli.ts `rehearseStart`) — the bytecode of every function a start runs. A
+// start from it skips reading, deserialising and running the bundle and most of compiling
+// (docs/performance.md, session 17). bin/powder uses it when it matches the Node.js binary.
+//
+// Node 20 cannot put node:http (nor https, tls) in a snapshot (V8 aborts), so while building, the
+// bundle gets a stand-in: `createServer` gives a server that never opens a socket, and the one
+// class the bundle derives from http.ServerResponse derives from a placeholder, which is
+// re-parented onto the real ServerResponse when the snapshot is restored. Native objects (addons,
+// WebAssembly, node:crypto keys) cannot be in a snapshot either: the modules that make them do so
+// only after a restore (src/snapshot.ts); if one is reachable anyway, V8 refuses to write the
+// snapshot and the build goes on without one.
+'use strict';
+const { readFileSync, rmSync, mkdtempSync } = require('node:fs');
+const { join } = require('node:path');
+const { tmpdir } = require('node:os');
+const vm = require('node:vm');
+const v8 = require('node:v8');
+const EventEmitter = require('node:events');
+
+const bundleFile = join(__dirname, '..', 'dist', 'powder.cjs');
+
+let realHttp; // node:http, once restored
+class ServerResponsePlaceholder extends Object {}
+class StandInServer extends EventEmitter {
+  constructor() {
+    super();
+    this.on('connection', () => {}); // http.Server's own listener, which the fast path takes over
+  }
+  listen(...args) {
+    const cb = args.find((a) => typeof a === 'function');
+    setImmediate(() => cb?.());
+    return this;
+  }
+  address() {
+    return { address: '127.0.0.1', family: 'IPv4', port: 9650 };
+  }
+  close(cb) {
+    setImmediate(() => cb?.());
+    return this;
+  }
+  closeIdleConnections() {}
+  closeAllConnections() {}
+}
+const httpStandIn = new Proxy(
+  {},
+  {
+    get(_target, key) {
+      if (realHttp) return realHttp[key];
+      if (key === 'default') return httpStandIn;
+      if (key === '__esModule' || key === 'then') return undefined;
+      if (key === 'ServerResponse') return ServerResponsePlaceholder;
+      if (key === 'createServer') return () => new StandInServer();
+      throw new Error(`snapshot: the bundle used node:http's ${String(key)} while the snapshot was built`);
+    },
+  },
+);
+
+let requireFromBundle; // a full require beside the bundle, once restored
+function bundleRequire(id) {
+  if (id === 'node:http' || id === 'http') return httpStandIn;
+  const builtin = id.startsWith('node:') || require('node:module').isBuiltin(id);
+  if (builtin) {
+    if (!realHttp && /^(node:)?(https|tls|_tls_wrap|_http_\w+)$/.test(id)) throw new Error(`snapshot: ${id} cannot be in a snapshot`);
+    return require(id);
+  }
+  // The snapshot builder's require knows only built-in modules; packages the bundle requires by
+  // name (optional ones, in try/catch) load with a normal require after the restore.
+  if (!requireFromBundle) throw new Error(`snapshot: ${id} required while the snapshot was built`);
+  return requireFromBundle(id);
+}
+bundleRequire.resolve = (id) => {
+  if (!requireFromBundle) throw new Error(`snapshot: require.resolve(${id}) while the snapshot was built`);
+  return requireFromBundle.resolve(id);
+};
+
+const source = readFileSync(bundleFile, 'utf8');
+const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundleFile });
+const bundle = { exports: {} };
+wrapper(bundle.exports, bundleRequire, bundle, bundleFile, join(__dirname, '..', 'dist'));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'powder-snapshot-'));
+bundle.exports.rehearseStart(dataDir).then(
+  () => rmSync(dataDir, { recursive: true, force: true }),
+  (e) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    process.stderr.write(`snapshot: the rehearsal start failed: ${e?.stack ?? e}\n`);
+    process.exitCode = 1;
+  },
+);
+
+v8.startupSnapshot.setDeserializeMainFunction(() => {
+  // As bin/powder.js (it says why); flags given to node itself would not match the snapshot.
+  v8.setFlagsFromString('--heap-growing-percent=50');
+  realHttp = require('node:http');
+  Object.setPrototypeOf(ServerResponsePlaceholder, realHttp.ServerResponse);
+  Object.setPrototypeOf(ServerResponsePlaceholder.prototype, realHttp.ServerResponse.prototype);
+  requireFromBundle = require('node:module').createRequire(bundleFile);
+  globalThis.__powderImport = restoredImport();
+  bundle.exports.main(process.argv.slice(1)).catch((e) => {
+    process.stderr.write(`powder: ${e?.stack ?? e}\n`);
+    process.exit(1);
+  });
+});
+
+/**
+ * import() for the bundle (src/dynamicImport.ts): functions restored from a snapshot have no
+ * import() callback, so one is compiled now with Node's default loader. Node marks that loader
+ * option experimental and warns on its first use; the warning is not the user's concern.
+ */
+function restoredImport() {
+  const importer = new vm.Script('(specifier) => import(specifier)', {
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  }).runInThisContext();
+  let first = true;
+  return (specifier) => {
+    if (!first) return importer(specifier);
+    first = false;
+    const emitWarning = process.emitWarning;
+    process.emitWarning = function (warning, ...rest) {
+      if (String(warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+      return emitWarning.call(this, warning, ...rest);
+    };
+    try {
+      return importer(specifier);
+    } finally {
+      process.emitWarning = emitWarning;
+    }
+  };
+}

@@ -1,0 +1,181 @@
+// bin/powder: the node started from its start-up snapshot (scripts/snapshot.cjs, written by the
+// build that `npm test` runs first), and the cases where it must start from bin/powder.js instead.
+// Everything a start-up snapshot could get wrong is asked of a real node here: state made per
+// process (keys, hashers, randomness), node:http (absent from the snapshot while it was built),
+// import() (restored functions have none of their own), packages required by name, LMDB, signals.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rpc } from './helpers.js';
+import { wsClient } from './wsClient.js';
+
+function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'bin/powder'))) dir = dirname(dir);
+  return dir;
+}
+const ROOT = repoRoot();
+const LAUNCHER = join(ROOT, 'bin/powder');
+const TIMESTAMP_VM_ID = 'tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH';
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  nodeID: string;
+  /** The command line of the node process (after the launcher's exec). */
+  cmdline: string[];
+  exited: Promise<number | null>;
+}
+
+/** Runs `program` (the launcher, or a link to it) and waits for the banner's URL. */
+async function launch(program: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
+  const fullEnv: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete fullEnv[k];
+  const child = spawn(program, ['--http-port=0', '--log-display-level=off', ...args], { cwd: tmpdir(), env: fullEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out} ${err}`)), 30_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /^Powder: a local Avalanche node \((http:\/\/[^)]+)\)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} before its banner: ${out} ${err}`)));
+  });
+  const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  const nodeID = /NodeID:\s+(NodeID-\S+)/.exec(out)?.[1] ?? '';
+  return { child, url, nodeID, cmdline, exited };
+}
+
+async function stop(s: Started): Promise<number | null> {
+  s.child.kill('SIGINT');
+  return s.exited;
+}
+
+const fromSnapshot = (s: Started) => s.cmdline.includes('--snapshot-blob') && !s.cmdline.some((a) => a.endsWith('powder.js'));
+const fromBundle = (s: Started) => !s.cmdline.includes('--snapshot-blob') && s.cmdline.some((a) => a.endsWith(join('bin', 'powder.js')));
+
+test('the build wrote a start-up snapshot and the stamp bin/powder checks', () => {
+  assert.ok(existsSync(join(ROOT, 'dist/powder.snapshot.blob')), 'dist/powder.snapshot.blob (the build prints why when it cannot make one)');
+  const [size, ctime, bundle] = readFileSync(join(ROOT, 'dist/powder.snapshot.node'), 'utf8').trim().split(' ');
+  assert.match(size!, /^\d+$/);
+  assert.match(ctime!, /^\d+$/);
+  assert.equal(bundle, join(ROOT, 'dist/powder.cjs'));
+});
+
+test('bin/powder from the snapshot: transactions, calls, WebSocket, node:http, import() of a plugin, LMDB across a restart', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-snap-'));
+  const pluginDir = join(dataDir, 'plugins');
+  mkdirSync(pluginDir);
+  const args = [`--data-dir=${dataDir}`, '--api-admin-enabled=true', `--plugin-dir=${pluginDir}`];
+  let s = await launch(LAUNCHER, args);
+  try {
+    assert.ok(fromSnapshot(s), s.cmdline.join(' '));
+    const chain = `${s.url}/ext/bc/dev/rpc`;
+    assert.equal((await rpc(chain, 'eth_chainId', [])).result, '0xa8ca');
+
+    // A block is built, hashed and stored (keccak, the state trie, LMDB) and seen over WebSocket.
+    const ws = await wsClient(`${s.url.replace(/^http/, 'ws')}/ext/bc/dev/ws`);
+    try {
+      const sub = await ws.request('eth_subscribe', ['newHeads']);
+      assert.match(sub.result, /^0x[0-9a-f]+$/);
+      const from = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // the dev chain's first funded account
+      const hash = (await rpc(chain, 'eth_sendTransaction', [{ from, to: '0x00000000000000000000000000000000000000aa', value: '0x2a' }])).result;
+      const receipt = (await rpc(chain, 'eth_getTransactionReceipt', [hash])).result;
+      assert.equal(receipt.status, '0x1');
+      const head = await ws.notification(sub.result);
+      assert.equal(head.params.result.hash, receipt.blockHash);
+      const block = (await rpc(chain, 'eth_getBlockByHash', [receipt.blockHash, false])).result;
+      assert.deepEqual(block.transactions, [hash]);
+    } finally {
+      ws.close();
+    }
+    assert.equal((await rpc(chain, 'eth_getBalance', ['0x00000000000000000000000000000000000000aa', 'latest'])).result, '0x2a');
+    // keccak256("") through web3_sha3: the per-process hasher works.
+    assert.equal((await rpc(chain, 'web3_sha3', ['0x'])).result, '0xc5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+
+    // A plain GET goes through node:http (which the snapshot could not hold).
+    const health = await fetch(`${s.url}/ext/health`);
+    assert.equal(health.status, 200);
+    assert.equal(((await health.json()) as { healthy: boolean }).healthy, true);
+
+    // admin.loadVMs imports the plugin file: import() from a restored process.
+    copyFileSync(join(ROOT, 'examples/timestampvm', `${TIMESTAMP_VM_ID}.js`), join(pluginDir, `${TIMESTAMP_VM_ID}.js`));
+    const loaded = await rpc(`${s.url}/ext/admin`, 'admin.loadVMs', {});
+    assert.deepEqual(loaded.result, { newVMs: { [TIMESTAMP_VM_ID]: [] } });
+
+    assert.equal(await stop(s), 0, 'SIGINT stops it cleanly');
+    s = await launch(LAUNCHER, args);
+    assert.ok(fromSnapshot(s));
+    assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_blockNumber', [])).result, '0x1', 'the chain was kept in LMDB');
+    assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_getBalance', ['0x00000000000000000000000000000000000000aa', 'latest'])).result, '0x2a');
+  } finally {
+    await stop(s);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('bin/powder from the snapshot: every process makes its own node identity', async () => {
+  const dirs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'powder-snap-id-')));
+  const started: Started[] = [];
+  try {
+    for (const d of dirs) started.push(await launch(LAUNCHER, [`--data-dir=${d}`, '--db-type=memdb']));
+    assert.ok(started.every(fromSnapshot));
+    assert.match(started[0]!.nodeID, /^NodeID-/);
+    assert.notEqual(started[0]!.nodeID, started[1]!.nodeID);
+    const ids = await Promise.all(started.map(async (s) => (await rpc(`${s.url}/ext/info`, 'info.getNodeID', {})).result.nodePOP.publicKey));
+    assert.notEqual(ids[0], ids[1], 'BLS keys differ');
+  } finally {
+    for (const s of started) await stop(s);
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('bin/powder starts from bin/powder.js with NODE_OPTIONS (V8 flags must match a snapshot) or POWDER_SNAPSHOT=off', async () => {
+  for (const env of [{ NODE_OPTIONS: '--max-old-space-size=512' }, { POWDER_SNAPSHOT: 'off' }]) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'powder-snap-off-'));
+    const s = await launch(LAUNCHER, [`--data-dir=${dataDir}`, '--db-type=memdb'], env);
+    try {
+      assert.ok(fromBundle(s), `${JSON.stringify(env)}: ${s.cmdline.join(' ')}`);
+      assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
+    } finally {
+      await stop(s);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('bin/powder through a link (npm\'s node_modules/.bin) uses the snapshot; a copy of the package elsewhere does not', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-snap-pkg-'));
+  const started: Started[] = [];
+  try {
+    // npm links the bin into node_modules/.bin.
+    mkdirSync(join(dir, '.bin'));
+    symlinkSync(LAUNCHER, join(dir, '.bin', 'powder'));
+    started.push(await launch(join(dir, '.bin', 'powder'), [`--data-dir=${join(dir, 'd1')}`, '--db-type=memdb']));
+    assert.ok(fromSnapshot(started[0]!), started[0]!.cmdline.join(' '));
+
+    // The package copied (bin, dist, package.json, its node_modules linked): the snapshot names
+    // the bundle it was built from, so the copy starts from its own bundle.
+    const copy = join(dir, 'copy');
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true, preserveTimestamps: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    started.push(await launch(join(copy, 'bin/powder'), [`--data-dir=${join(dir, 'd2')}`, '--db-type=memdb']));
+    assert.ok(fromBundle(started[1]!), started[1]!.cmdline.join(' '));
+    assert.equal(started[1]!.cmdline[1], join(copy, 'bin/powder.js'));
+    assert.equal((await rpc(`${started[1]!.url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
+  } finally {
+    for (const s of started) await stop(s);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
