@@ -205,6 +205,7 @@ test('eth_sendRawTransaction / eth_sendTransaction: a nonce of 2^64-1 is queued 
   const msg = { from: ADDR1, to: ADDR0, value: '0x1', nonce: '0xffffffffffffffff' };
   assert.equal((await call('eth_call', [msg])).result, '0x');
   assert.equal((await call('eth_estimateGas', [msg])).result, '0x5208');
+  assert.deepEqual((await call('eth_createAccessList', [msg])).result, { accessList: [], gasUsed: '0x5208' });
 });
 
 test('eth_sendRawTransaction: a gas × price past 2^256 meets the fee cap (geth decodes it), not ethereumjs\' MAX_INTEGER text', async () => {
@@ -212,6 +213,47 @@ test('eth_sendRawTransaction: a gas × price past 2^256 meets the fee cap (geth 
     const raw = await handSigned(KEY1, dev.chainId, { type, nonce: 5n, gas: 21000n, price: 2n ** 250n, to: ADDR0 });
     await expectError('eth_sendRawTransaction', [raw], `tx fee (${bigFee(2n ** 250n, 21000n)} ether) exceeds the configured cap (100.00 ether)`);
   }
+});
+
+/** geth's hash of the unsigned tx (V, R, S zero) its args.toTransaction() builds for eth_createAccessList. */
+function unsignedHash(f: { type: 1 | 2; nonce: bigint; gas: bigint; price: bigint; tip?: bigint; to: string; value?: bigint; accessList?: [string, string[]][] }): Hex {
+  const fees = f.type === 2 ? [int(f.tip ?? 0n), int(f.price)] : [int(f.price)];
+  const al = (f.accessList ?? []).map(([a, keys]) => [bytes(a), keys.map(bytes)]);
+  const body = [int(BigInt(dev.chainId)), int(f.nonce), ...fees, int(f.gas), bytes(f.to), int(f.value ?? 0n), new Uint8Array(), al, int(0n), int(0n), int(0n)];
+  return keccak256(new Uint8Array([f.type, ...RLP.encode(body)]));
+}
+
+test('eth_createAccessList: a failed state-transition check is `failed to apply transaction: <hash> err: <error>` with the hash of geth\'s unsigned tx', async () => {
+  const poor = '0x000000000000000000000000000000000000dEaD';
+  const gas = 50_000_000n; // rpc-gas-cap: geth's default gas for eth_createAccessList
+  const baseFee = BigInt((await call('eth_getBlockByNumber', ['latest', false])).result.baseFeePerGas);
+  // Zero fees: buyGas wants the value alone.
+  let h = unsignedHash({ type: 2, nonce: 0n, gas, price: 0n, to: ADDR1, value: 1000n });
+  await expectError('eth_createAccessList', [{ from: poor, to: ADDR1, value: '0x3e8', maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' }], `failed to apply transaction: ${h} err: insufficient funds for gas * price + value: address ${poor} have 0 want 1000`);
+  // No fees: setDefaults fills the suggested tip and tip + 2 × the next base fee, so a poor sender
+  // cannot pay for the gas cap; the hash is of the dynamic-fee tx with those fees.
+  const r = await call('eth_createAccessList', [{ from: poor, to: ADDR1, value: '0x3e8' }]);
+  const want = BigInt(/ have 0 want (\d+)$/.exec(r.error?.message ?? '')?.[1] ?? '-1');
+  const tip = BigInt((await call('eth_maxPriorityFeePerGas')).result);
+  h = unsignedHash({ type: 2, nonce: 0n, gas, price: (want - 1000n) / gas, tip, to: ADDR1, value: 1000n });
+  assert.equal(r.error?.message, `failed to apply transaction: ${h} err: insufficient funds for gas * price + value: address ${poor} have 0 want ${want}`);
+  assert.ok((want - 1000n) / gas >= 2n * baseFee);
+  // A gas price: an access-list tx (geth's args carry the list by then), fee cap below the base fee.
+  h = unsignedHash({ type: 1, nonce: 0n, gas, price: 1n, to: ADDR1 });
+  await expectError('eth_createAccessList', [{ from: poor, to: ADDR1, gasPrice: '0x1' }], `failed to apply transaction: ${h} err: max fee per gas less than block base fee: address ${poor}, maxFeePerGas: 1, baseFee: ${baseFee}`);
+  // Intrinsic gas, from a sender with a pending nonce; the given list without `from` (no slots).
+  const nonce = BigInt((await call('eth_getTransactionCount', [ADDR0, 'pending'])).result);
+  const slot = toHex(0n, { size: 32 });
+  const fees = { maxFeePerGas: toHex(10n ** 11n), maxPriorityFeePerGas: '0x2' };
+  h = unsignedHash({ type: 2, nonce, gas: 256n, price: 10n ** 11n, tip: 2n, to: ADDR1 });
+  await expectError('eth_createAccessList', [{ from: ADDR0, to: ADDR1, gas: '0x100', ...fees }], `failed to apply transaction: ${h} err: intrinsic gas too low: have 256, want 21000`);
+  const accessList = [{ address: ADDR0, storageKeys: [] }, { address: poor, storageKeys: [slot] }];
+  h = unsignedHash({ type: 2, nonce, gas: 21000n, price: 10n ** 11n, tip: 2n, to: ADDR1, accessList: [[poor, [slot]]] });
+  await expectError('eth_createAccessList', [{ from: ADDR0, to: ADDR1, gas: '0x5208', ...fees, accessList }], `failed to apply transaction: ${h} err: intrinsic gas too low: have 21000, want 25300`);
+  // setDefaults' own errors are answered as they are (geth formats the *hexutil.Big in hex).
+  await expectError('eth_createAccessList', [{ from: poor, to: ADDR1, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }], 'maxFeePerGas (0x1) < maxPriorityFeePerGas (0x2)');
+  // No nonce check (ToMessage's SkipAccountChecks): any nonce gives the list.
+  for (const n of ['0x0', '0x100']) assert.deepEqual((await call('eth_createAccessList', [{ from: ADDR0, to: ADDR1, nonce: n }])).result, { accessList: [], gasUsed: '0x5208' });
 });
 
 test('rpc-tx-fee-cap 0: a gas × price past 2^256 is filled and signed (geth\'s big.Int), then refused by the pool in its words', async () => {
