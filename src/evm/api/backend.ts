@@ -454,7 +454,7 @@ export class EvmBackend {
       throw new CallPrecheckError(insufficientFunds(checksumAddress(from.toString()), acc.balance, mgval + value), gas);
     }
     try {
-      tx = withSender(createTx(txData as never, common2), from);
+      tx = withSender(createGethTx(txData, common2), from); // also an account nonce of 2^64-1 (gethTx.ts)
     } catch (e) {
       throw new RpcError(-32000, (e as Error).message);
     }

@@ -208,6 +208,25 @@ test('eth_sendRawTransaction / eth_sendTransaction: a nonce of 2^64-1 is queued 
   assert.deepEqual((await call('eth_createAccessList', [msg])).result, { accessList: [], gasUsed: '0x5208' });
 });
 
+test('an account whose own nonce is 2^64-1: calls run (SkipAccountChecks), its tx is taken but never mined (geth\'s ErrNonceMax), the pending nonce wraps to 0', async () => {
+  const from = (await call('eth_accounts')).result[3] as string;
+  assert.equal((await call('anvil_setNonce', [from, '0xffffffffffffffff'])).result, true);
+  const msg = { from, to: ADDR0, value: '0x1' };
+  assert.equal((await call('eth_call', [msg])).result, '0x');
+  assert.equal((await call('eth_estimateGas', [msg])).result, '0x5208');
+  const hash = (await call('eth_sendTransaction', [msg])).result;
+  assert.match(hash, /^0x[0-9a-f]{64}$/);
+  // Another sender's tx is mined; this one stays pending (the builder skips it, as geth's miner).
+  const other = (await call('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, value: '0x1' }])).result;
+  assert.equal((await call('eth_getTransactionReceipt', [other])).result?.status, '0x1');
+  assert.equal((await call('eth_getTransactionReceipt', [hash])).result, null);
+  assert.equal((await call('txpool_contentFrom', [from])).result.pending['18446744073709551615']?.hash, hash);
+  assert.equal((await call('eth_getTransactionCount', [from, 'latest'])).result, '0xffffffffffffffff');
+  // geth's pool counts the next nonce in a uint64: 2^64-1 + 1 is 0.
+  assert.equal((await call('eth_getTransactionCount', [from, 'pending'])).result, '0x0');
+  await expectError('eth_sendTransaction', [msg], 'nonce too low: next nonce 18446744073709551615, tx nonce 0');
+});
+
 test('eth_sendRawTransaction: a gas × price past 2^256 meets the fee cap (geth decodes it), not ethereumjs\' MAX_INTEGER text', async () => {
   for (const type of [0, 2] as const) {
     const raw = await handSigned(KEY1, dev.chainId, { type, nonce: 5n, gas: 21000n, price: 2n ** 250n, to: ADDR0 });
