@@ -21,10 +21,13 @@ interface OutOfRange {
 }
 
 function outOfRange(nonce: bigint, gasLimit: bigint, feeCap: bigint): OutOfRange | undefined {
+  const maxNonce = nonce === MAX_UINT64;
+  const overflow = gasLimit * feeCap > MAX_INTEGER;
+  if (!maxNonce && !overflow) return undefined; // the common case (every eth_call): no allocation
   const real: OutOfRange = {};
-  if (nonce === MAX_UINT64) real.nonce = nonce;
-  if (gasLimit * feeCap > MAX_INTEGER) real.gasLimit = gasLimit;
-  return real.nonce === undefined && real.gasLimit === undefined ? undefined : real;
+  if (maxNonce) real.nonce = nonce;
+  if (overflow) real.gasLimit = gasLimit;
+  return real;
 }
 
 /** Zero for every field of `real`: what the constructor is given in their place. */
