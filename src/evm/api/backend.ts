@@ -42,6 +42,7 @@ import { warpOf, warpPrepareTx } from '../../warp/chain.js';
 import { KeyStore } from '../keystore/keystore.js';
 import { AccountManager } from '../keystore/manager.js';
 import { KeystoreError } from '../keystore/keyfile.js';
+import { createGethTx, gethTxFromValues } from './gethTx.js';
 
 /** The sender geth's TransactionArgs.from() gives when `from` is absent. */
 export const ZERO_ADDRESS_HEX = '0x0000000000000000000000000000000000000000';
@@ -78,6 +79,9 @@ export interface CallArgs extends Omit<TransactionArgs, 'input' | 'maxFeePerBlob
   rawData?: Uint8Array;
   rawInput?: Uint8Array;
 }
+
+/** CallArgs after geth's setDefaults: the fields its toTransaction() reads are all set. */
+export type FilledArgs = CallArgs & Required<Pick<CallArgs, 'from' | 'nonce' | 'gas' | 'value' | 'data' | 'chainId'>>;
 
 export function parseCallArgs(v: unknown, i: number): CallArgs {
   const t = transactionArgsArg(v, i);
@@ -450,7 +454,7 @@ export class EvmBackend {
       throw new CallPrecheckError(insufficientFunds(checksumAddress(from.toString()), acc.balance, mgval + value), gas);
     }
     try {
-      tx = withSender(createTx(txData as never, common2), from);
+      tx = withSender(createGethTx(txData, common2), from); // also an account nonce of 2^64-1 (gethTx.ts)
     } catch (e) {
       throw new RpcError(-32000, (e as Error).message);
     }
@@ -683,7 +687,8 @@ export class EvmBackend {
     }
     let tx: TypedTransaction;
     try {
-      tx = values ? TX_FROM_VALUES[type](values as never, { common }) : createTxFromRLP(raw, { common });
+      // Also a nonce of 2^64-1 and a gas × fee cap past 2^256, which geth decodes (gethTx.ts).
+      tx = values ? gethTxFromValues(type, values, TX_FROM_VALUES[type], { common }) : createTxFromRLP(raw, { common });
     } catch (e) {
       // ethereumjs' texts end with a description of the tx, "(tx type=2 hash=… …)".
       const m = (e as Error).message.replace(/\s*\(tx type=.*$/s, '');
@@ -772,9 +777,8 @@ export class EvmBackend {
     const impersonating = this.config.testControls && this.impersonated.has(from);
     if (!wallet && !impersonating) throw new RpcError(-32000, 'unknown account');
     return this.withNonceLock(from, args.nonce === undefined, async () => {
-      // geth signs first and checks the fee cap in SubmitTransaction; checked before the tx is
-      // built here, as ethereumjs refuses a gas × price past 2^256 with its own text.
-      const tx = await this.fillTransaction({ ...args, from }, true);
+      // geth signs first and checks the fee cap in SubmitTransaction (submit() below).
+      const tx = await this.fillTransaction({ ...args, from });
       // A locked keystore account that is also impersonated is sent as impersonated.
       const lockedButImpersonated = wallet?.kind === 'keystore' && impersonating && !this.accountManager.keystore.isUnlocked(from);
       const key = wallet && !lockedButImpersonated ? accountsCall(() => this.accountManager.unlockedKey(wallet)) : undefined;
@@ -790,45 +794,63 @@ export class EvmBackend {
   }
 
   /**
-   * geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip).
-   * `checkFee`: geth's checkTxFee (rpc-tx-fee-cap) on the filled price and gas, for the paths
-   * that check it right after the defaults (eth_sendTransaction, eth_signTransaction), before
-   * ethereumjs builds the tx.
+   * geth's setDefaults: nonce (pending), gas (estimate), fees (1559 with suggested tip), value and
+   * chain id; the args as geth's toTransaction() reads them.
    */
-  async fillTransaction(args: CallArgs, checkFee = false): Promise<TypedTransaction> {
+  async setDefaults(args: CallArgs): Promise<FilledArgs> {
     checkDataInput({ data: args.rawData, input: args.rawInput });
     const head = this.chain.head;
     const from = args.from ?? ZERO_ADDRESS_HEX;
-    const common = this.chain.commons.get(this.chain.forkAt(head.header.timestamp));
     if (args.chainId !== undefined && args.chainId !== this.chainId) throw new RpcError(-32000, `chainId does not match node's (have=${args.chainId}, want=${this.chainId})`);
     const stateNonce = (await this.account(head, from)).nonce;
     const nonce = args.nonce ?? this.pool.pendingNonce(from, stateNonce);
     const data = args.data ?? new Uint8Array();
     if (args.to === undefined && data.length === 0) throw new RpcError(-32000, 'contract creation without any data provided');
-    let txData: Record<string, unknown>;
+    let fees: Pick<FilledArgs, 'gasPrice' | 'maxFeePerGas' | 'maxPriorityFeePerGas'>;
     if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
       throw new RpcError(-32000, 'both gasPrice and (maxFeePerGas or maxPriorityFeePerGas) specified');
     }
     if (args.gasPrice !== undefined || args.type === 0n || args.type === 1n) {
-      const gasPrice = args.gasPrice ?? (await this.gasPrice());
-      txData = { type: args.accessList ? 1 : 0, gasPrice, accessList: args.accessList, chainId: this.chainId };
+      fees = { gasPrice: args.gasPrice ?? (await this.gasPrice()), maxFeePerGas: undefined, maxPriorityFeePerGas: undefined };
     } else {
       const tip = args.maxPriorityFeePerGas ?? (await this.suggestTip());
       const baseFee = this.consensus.estimateNextBaseFee(head, this.miner.clock.nowMs()) ?? 0n;
       const maxFee = args.maxFeePerGas ?? tip + baseFee * 2n;
-      if (maxFee < tip) throw new RpcError(-32000, `maxFeePerGas (${maxFee}) < maxPriorityFeePerGas (${tip})`);
-      txData = { type: 2, maxFeePerGas: maxFee, maxPriorityFeePerGas: tip, accessList: args.accessList ?? [], chainId: this.chainId };
+      // geth formats the two *hexutil.Big with %v: hex.
+      if (maxFee < tip) throw new RpcError(-32000, `maxFeePerGas (0x${maxFee.toString(16)}) < maxPriorityFeePerGas (0x${tip.toString(16)})`);
+      fees = { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip };
     }
     let gas = args.gas;
     if (gas === undefined) {
       gas = await this.estimateGas({ ...args, from, nonce, gasPrice: undefined, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }, head);
     }
-    // A fee past 2^256 cannot be built (ethereumjs refuses it with its own text): the paths that
-    // check the cap later (personal_sendTransaction submits after signing) meet it here instead.
-    const feeCap = (txData.maxFeePerGas ?? txData.gasPrice) as bigint;
-    if (checkFee || feeCap * gas >= 2n ** 256n) this.checkTxFee(feeCap, gas);
-    Object.assign(txData, { nonce, gasLimit: gas, to: args.to, value: args.value ?? 0n, data });
-    return createTx(txData as never, { common, freeze: false });
+    return { ...args, ...fees, from, nonce, gas, value: args.value ?? 0n, data, chainId: this.chainId };
+  }
+
+  /**
+   * geth's args.toTransaction() (unsigned): a dynamic-fee tx with maxFeePerGas, else an access-list
+   * tx with an access list, else legacy. Built by gethTx.ts, which takes geth's value ranges; the
+   * initcode size is left to the pool and the state transition, as in geth.
+   */
+  toTransaction(a: FilledArgs): TypedTransaction {
+    const common = this.chain.commons.get(this.chain.forkAt(this.chain.head.header.timestamp));
+    const base = { nonce: a.nonce, gasLimit: a.gas, to: a.to, value: a.value, data: a.data, chainId: a.chainId };
+    const txData =
+      a.maxFeePerGas !== undefined
+        ? { type: 2, maxFeePerGas: a.maxFeePerGas, maxPriorityFeePerGas: a.maxPriorityFeePerGas, accessList: a.accessList ?? [], ...base }
+        : { type: a.accessList ? 1 : 0, gasPrice: a.gasPrice, accessList: a.accessList, ...base };
+    return createGethTx(txData, { common, freeze: false, allowUnlimitedInitCodeSize: true });
+  }
+
+  /**
+   * geth's setDefaults and toTransaction. `checkFee`: geth's checkTxFee (rpc-tx-fee-cap) on the
+   * filled price and gas, for eth_signTransaction, which checks it before signing;
+   * eth_fillTransaction checks no fee cap, and the send paths meet it when they submit.
+   */
+  async fillTransaction(args: CallArgs, checkFee = false): Promise<TypedTransaction> {
+    const filled = await this.setDefaults(args);
+    if (checkFee) this.checkTxFee(filled.maxFeePerGas ?? filled.gasPrice!, filled.gas);
+    return this.toTransaction(filled);
   }
 
   // --- gas price oracle (§7.9) --------------------------------------------------------------

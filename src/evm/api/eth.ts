@@ -25,7 +25,7 @@ import {
   slotKey,
   type BlockSpec,
 } from './args.js';
-import { EvmBackend, ZERO_ADDRESS_HEX, accountsCall, doCallError, type CallArgs, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
+import { CallPrecheckError, EvmBackend, ZERO_ADDRESS_HEX, accountsCall, doCallError, type CallArgs, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
 import { revertMessage } from '../tracers/errors.js';
@@ -257,17 +257,30 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   bc.set('eth_createAccessList', async (p) => {
     const args = parseCallArgs(required(p, 0), 0);
     const b = be.resolveForState(blockSpec(p, 1, true));
+    // geth's AccessList: the gas defaults to the RPC gas cap, then setDefaults fills the nonce,
+    // fees, value and chain id (its errors answered as they are).
+    const filled = await be.setDefaults({ ...args, gas: args.gas ?? be.config.rpcGasCap });
+    const from = filled.from.toLowerCase();
+    // geth's tracer starts from the given list without `from` and `to` (unless they name slots).
+    let list = startAccessList(args.accessList ?? [], [from, args.to ?? '']);
+    // A failed check of the state transition is wrapped with the hash of the unsigned tx geth's
+    // args.toTransaction() builds from the filled args and the list of that round.
+    const run = (opts: { trace?: () => void } = {}) =>
+      be.call({ ...filled, accessList: list }, b, opts).catch((e) => {
+        if (!(e instanceof CallPrecheckError)) throw e;
+        const hash = hexD(keccak256(be.toTransaction({ ...filled, accessList: list }).serialize()));
+        throw new RpcError(-32000, `failed to apply transaction: ${hash} err: ${e.message}`);
+      });
     // geth iterates until the access list is stable; one tracing pass plus a confirming run.
-    let list = args.accessList ?? [];
-    let out = await be.call({ ...args, accessList: list }, b, { trace: () => {} });
+    let out = await run({ trace: () => {} });
     for (let k = 0; k < 3; k++) {
       const touched = out.result?.accessList ?? [];
       const next = touched
-        .filter((e) => e.address.toLowerCase() !== (args.from ?? '0x0000000000000000000000000000000000000000').toLowerCase() && e.address.toLowerCase() !== args.to?.toLowerCase())
+        .filter((e) => e.address.toLowerCase() !== from && e.address.toLowerCase() !== args.to?.toLowerCase())
         .map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys }));
       if (JSON.stringify(next) === JSON.stringify(list)) break;
       list = next;
-      out = await be.call({ ...args, accessList: list }, b);
+      out = await run();
     }
     const res: Record<string, unknown> = { accessList: list, gasUsed: hexQ(out.gasUsed) };
     if (out.error) res.error = out.reverted ? 'execution reverted' : out.error;
@@ -468,4 +481,21 @@ export function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
   out.set(signature, 0);
   out[64] = recid + 27;
   return out;
+}
+
+/**
+ * geth's NewAccessListTracer(list, from, to, precompiles).AccessList(): one entry per address with
+ * its slots merged; an excluded address only when it names slots. (geth walks a map, so its order
+ * is random; this keeps the given one. Precompiles are not excluded here.)
+ */
+function startAccessList(given: { address: string; storageKeys: string[] }[], excluded: string[]): { address: string; storageKeys: string[] }[] {
+  const m = new Map<string, Set<string>>();
+  for (const e of given) {
+    if (!excluded.includes(e.address) || e.storageKeys.length) {
+      const keys = m.get(e.address) ?? new Set<string>();
+      for (const k of e.storageKeys) keys.add(k);
+      m.set(e.address, keys);
+    }
+  }
+  return [...m].map(([address, keys]) => ({ address, storageKeys: [...keys] }));
 }

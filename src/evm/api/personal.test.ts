@@ -222,13 +222,14 @@ test('personal_sendTransaction signs with the password and submits (mined); the 
   assert.deepEqual(nonces.sort(), [nonce, nonce + 1]);
   for (const h of hashes) await minedBy(h, AAA);
   assert.deepEqual(await fails('personal_sendTransaction', [{ from: AAA, to: DEV_ADDRS[1] }, 'nope']), gethError('could not decrypt key with given password'));
-  // The fee cap is checked when the signed tx is submitted (after the password); a gas × price past
-  // 2^256, which cannot be built, meets it before.
+  // The fee cap is checked when the signed tx is submitted (after the password), as geth's
+  // SubmitTransaction does; a gas × price past 2^256 too (geth's big.Int holds it).
   const over = { from: AAA, to: DEV_ADDRS[1], gas: '0x5208', gasPrice: '0x56bc75e2d63100000' };
   assert.deepEqual(await fails('personal_sendTransaction', [over, 'nope']), gethError('could not decrypt key with given password'));
   assert.deepEqual(await fails('personal_sendTransaction', [over, 'foobar']), gethError('tx fee (2100000.00 ether) exceeds the configured cap (100.00 ether)'));
   const huge = { ...over, gas: '0xffffffffffffffff', gasPrice: '0x' + (2n ** 200n).toString(16) };
-  assert.match((await fails('personal_sendTransaction', [huge, 'nope'])).message, /^tx fee \(\d+\.00 ether\) exceeds the configured cap \(100\.00 ether\)$/);
+  assert.deepEqual(await fails('personal_sendTransaction', [huge, 'nope']), gethError('could not decrypt key with given password'));
+  assert.match((await fails('personal_sendTransaction', [huge, 'foobar'])).message, /^tx fee \(\d+\.00 ether\) exceeds the configured cap \(100\.00 ether\)$/);
   assert.deepEqual(await fails('personal_sendTransaction', [{ from: UNKNOWN, to: DEV_ADDRS[1] }, 'x']), gethError('unknown account'));
   assert.deepEqual(await fails('personal_sendTransaction', [{ to: DEV_ADDRS[1] }, 'x']), gethError('unknown account'));
   assert.deepEqual(await fails('personal_sendTransaction', [{ from: AAA, to: DEV_ADDRS[1] }]), paramError('missing value for required argument 1'));

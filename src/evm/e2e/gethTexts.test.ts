@@ -6,9 +6,9 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RLP } from '@ethereumjs/rlp';
-import { hexToBytes, toHex, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
-import { startDevNode, rawRpc, KEY0, ADDR0, ADDR1, type DevNode } from './setup.js';
+import { hexToBytes, keccak256, toHex, type Hex } from 'viem';
+import { privateKeyToAccount, sign } from 'viem/accounts';
+import { startDevNode, rawRpc, KEY0, ADDR0, KEY1, ADDR1, type DevNode } from './setup.js';
 
 let dev: DevNode;
 let configDir: string;
@@ -23,11 +23,12 @@ async function expectError(method: string, params: unknown[], message: string | 
   else assert.match(r.error.message, message);
 }
 
+const APIS = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-account', 'internal-tx-pool', 'debug-tracer'];
+
 before(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'powder-chaincfg-'));
   mkdirSync(join(configDir, 'dev'));
-  const apis = ['eth', 'eth-filter', 'net', 'web3', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-account', 'internal-tx-pool', 'debug-tracer'];
-  writeFileSync(join(configDir, 'dev', 'config.json'), JSON.stringify({ 'eth-apis': apis }));
+  writeFileSync(join(configDir, 'dev', 'config.json'), JSON.stringify({ 'eth-apis': APIS }));
   dev = await startDevNode({ 'chain-config-dir': configDir, 'db-type': 'memdb' });
 });
 
@@ -154,4 +155,165 @@ test('eth_sendTransaction: a gas × price past 2^256 meets geth\'s fee cap check
   await expectError('eth_signTransaction', [huge], `tx fee (${bigFee(2n ** 200n, gas)} ether) exceeds the configured cap (100.00 ether)`);
   // A small fee over the cap keeps its two decimals.
   await expectError('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, gas: '0x5208', gasPrice: toHex(5n * 10n ** 15n + 1n) }], 'tx fee (105.00 ether) exceeds the configured cap (100.00 ether)');
+});
+
+// ---------------------------------------------------------------------------------------------
+// 5. A nonce of 2^64-1 and a gas × price past 2^256: values geth's types hold, ethereumjs' refuse
+
+const MAX_NONCE = 2n ** 64n - 1n;
+const bytes = (h: string) => hexToBytes(h as Hex);
+
+/** A raw tx signed with `key`, encoded by hand (viem and ethereumjs refuse these values). */
+async function handSigned(key: Hex, chainId: number, f: { type: 0 | 2; nonce: bigint; gas: bigint; price: bigint; tip?: bigint; to: string; value?: bigint }): Promise<Hex> {
+  const id = BigInt(chainId);
+  if (f.type === 2) {
+    const body = [int(id), int(f.nonce), int(f.tip ?? 0n), int(f.price), int(f.gas), bytes(f.to), int(f.value ?? 0n), new Uint8Array(), []];
+    const sig = await sign({ hash: keccak256(new Uint8Array([2, ...RLP.encode(body)])), privateKey: key });
+    return toHex(new Uint8Array([2, ...RLP.encode([...body, int(BigInt(sig.yParity!)), int(BigInt(sig.r)), int(BigInt(sig.s))])]));
+  }
+  const body = [int(f.nonce), int(f.price), int(f.gas), bytes(f.to), int(f.value ?? 0n), new Uint8Array()];
+  const sig = await sign({ hash: keccak256(RLP.encode([...body, int(id), int(0n), int(0n)])), privateKey: key });
+  return toHex(RLP.encode([...body, int(BigInt(sig.yParity!) + 35n + 2n * id), int(BigInt(sig.r)), int(BigInt(sig.s))]));
+}
+
+test('eth_sendRawTransaction / eth_sendTransaction: a nonce of 2^64-1 is queued behind the sender\'s nonce, as geth\'s pool does (not ethereumjs\' MAX_UINT64 text)', async () => {
+  const raw = await handSigned(KEY1, dev.chainId, { type: 2, nonce: MAX_NONCE, gas: 21000n, price: 10n ** 11n, tip: 1n, to: ADDR0, value: 1n });
+  const r = await call('eth_sendRawTransaction', [raw]);
+  assert.equal(r.result, keccak256(raw), JSON.stringify(r.error));
+  const queued = (await call('txpool_contentFrom', [ADDR1])).result.queued;
+  assert.equal(queued['18446744073709551615']?.hash, r.result);
+  assert.equal(queued['18446744073709551615'].nonce, '0xffffffffffffffff');
+  assert.equal((await call('eth_getTransactionByHash', [r.result])).result?.blockHash, null);
+  // The sender's next tx is mined; the gapped one stays queued.
+  const next = (await call('eth_sendTransaction', [{ from: ADDR1, to: ADDR0, value: '0x1' }])).result;
+  assert.equal((await call('eth_getTransactionReceipt', [next])).result?.status, '0x1');
+  assert.equal((await call('eth_getTransactionReceipt', [r.result])).result, null);
+  assert.ok((await call('txpool_contentFrom', [ADDR1])).result.queued['18446744073709551615']);
+  // Signed by the node: eth_signTransaction and eth_sendTransaction take the nonce too.
+  const from = (await call('eth_accounts')).result[2] as string;
+  const args = { from, to: ADDR0, value: '0x1', nonce: '0xffffffffffffffff', gas: '0x5208', gasPrice: toHex(10n ** 11n) };
+  const signed = (await call('eth_signTransaction', [args])).result;
+  assert.equal(signed?.tx.nonce, '0xffffffffffffffff');
+  const sent = await call('eth_sendTransaction', [args]);
+  assert.equal(sent.result, signed.tx.hash, JSON.stringify(sent.error));
+  const status = (await call('txpool_status')).result;
+  assert.equal(status.queued, '0x2');
+  assert.equal((await call('eth_fillTransaction', [args])).result?.tx.nonce, '0xffffffffffffffff');
+  // A second tx at that nonce is a replacement, with geth's price-bump rule.
+  await expectError('eth_sendRawTransaction', [await handSigned(KEY1, dev.chainId, { type: 0, nonce: MAX_NONCE, gas: 21000n, price: 10n ** 11n, to: ADDR0 })], 'replacement transaction underpriced');
+  // Calls ignore the nonce (geth's SkipAccountChecks).
+  const msg = { from: ADDR1, to: ADDR0, value: '0x1', nonce: '0xffffffffffffffff' };
+  assert.equal((await call('eth_call', [msg])).result, '0x');
+  assert.equal((await call('eth_estimateGas', [msg])).result, '0x5208');
+  assert.deepEqual((await call('eth_createAccessList', [msg])).result, { accessList: [], gasUsed: '0x5208' });
+});
+
+test('an account whose own nonce is 2^64-1: calls run (SkipAccountChecks), its tx is taken but never mined (geth\'s ErrNonceMax), the pending nonce wraps to 0', async () => {
+  const from = (await call('eth_accounts')).result[3] as string;
+  assert.equal((await call('anvil_setNonce', [from, '0xffffffffffffffff'])).result, true);
+  const msg = { from, to: ADDR0, value: '0x1' };
+  assert.equal((await call('eth_call', [msg])).result, '0x');
+  assert.equal((await call('eth_estimateGas', [msg])).result, '0x5208');
+  const hash = (await call('eth_sendTransaction', [msg])).result;
+  assert.match(hash, /^0x[0-9a-f]{64}$/);
+  // Another sender's tx is mined; this one stays pending (the builder skips it, as geth's miner).
+  const other = (await call('eth_sendTransaction', [{ from: ADDR0, to: ADDR1, value: '0x1' }])).result;
+  assert.equal((await call('eth_getTransactionReceipt', [other])).result?.status, '0x1');
+  assert.equal((await call('eth_getTransactionReceipt', [hash])).result, null);
+  assert.equal((await call('txpool_contentFrom', [from])).result.pending['18446744073709551615']?.hash, hash);
+  assert.equal((await call('eth_getTransactionCount', [from, 'latest'])).result, '0xffffffffffffffff');
+  // geth's pool counts the next nonce in a uint64: 2^64-1 + 1 is 0.
+  assert.equal((await call('eth_getTransactionCount', [from, 'pending'])).result, '0x0');
+  await expectError('eth_sendTransaction', [msg], 'nonce too low: next nonce 18446744073709551615, tx nonce 0');
+});
+
+test('eth_sendRawTransaction: a gas × price past 2^256 meets the fee cap (geth decodes it), not ethereumjs\' MAX_INTEGER text', async () => {
+  for (const type of [0, 2] as const) {
+    const raw = await handSigned(KEY1, dev.chainId, { type, nonce: 5n, gas: 21000n, price: 2n ** 250n, to: ADDR0 });
+    await expectError('eth_sendRawTransaction', [raw], `tx fee (${bigFee(2n ** 250n, 21000n)} ether) exceeds the configured cap (100.00 ether)`);
+  }
+});
+
+/** geth's hash of the unsigned tx (V, R, S zero) its args.toTransaction() builds for eth_createAccessList. */
+function unsignedHash(f: { type: 1 | 2; nonce: bigint; gas: bigint; price: bigint; tip?: bigint; to: string; value?: bigint; accessList?: [string, string[]][] }): Hex {
+  const fees = f.type === 2 ? [int(f.tip ?? 0n), int(f.price)] : [int(f.price)];
+  const al = (f.accessList ?? []).map(([a, keys]) => [bytes(a), keys.map(bytes)]);
+  const body = [int(BigInt(dev.chainId)), int(f.nonce), ...fees, int(f.gas), bytes(f.to), int(f.value ?? 0n), new Uint8Array(), al, int(0n), int(0n), int(0n)];
+  return keccak256(new Uint8Array([f.type, ...RLP.encode(body)]));
+}
+
+test('eth_createAccessList: a failed state-transition check is `failed to apply transaction: <hash> err: <error>` with the hash of geth\'s unsigned tx', async () => {
+  const poor = '0x000000000000000000000000000000000000dEaD';
+  const gas = 50_000_000n; // rpc-gas-cap: geth's default gas for eth_createAccessList
+  const baseFee = BigInt((await call('eth_getBlockByNumber', ['latest', false])).result.baseFeePerGas);
+  // Zero fees: buyGas wants the value alone.
+  let h = unsignedHash({ type: 2, nonce: 0n, gas, price: 0n, to: ADDR1, value: 1000n });
+  await expectError('eth_createAccessList', [{ from: poor, to: ADDR1, value: '0x3e8', maxFeePerGas: '0x0', maxPriorityFeePerGas: '0x0' }], `failed to apply transaction: ${h} err: insufficient funds for gas * price + value: address ${poor} have 0 want 1000`);
+  // No fees: setDefaults fills the suggested tip and tip + 2 × the next base fee, so a poor sender
+  // cannot pay for the gas cap; the hash is of the dynamic-fee tx with those fees.
+  const r = await call('eth_createAccessList', [{ from: poor, to: ADDR1, value: '0x3e8' }]);
+  const want = BigInt(/ have 0 want (\d+)$/.exec(r.error?.message ?? '')?.[1] ?? '-1');
+  const tip = BigInt((await call('eth_maxPriorityFeePerGas')).result);
+  h = unsignedHash({ type: 2, nonce: 0n, gas, price: (want - 1000n) / gas, tip, to: ADDR1, value: 1000n });
+  assert.equal(r.error?.message, `failed to apply transaction: ${h} err: insufficient funds for gas * price + value: address ${poor} have 0 want ${want}`);
+  assert.ok((want - 1000n) / gas >= 2n * baseFee);
+  // A gas price: an access-list tx (geth's args carry the list by then), fee cap below the base fee.
+  h = unsignedHash({ type: 1, nonce: 0n, gas, price: 1n, to: ADDR1 });
+  await expectError('eth_createAccessList', [{ from: poor, to: ADDR1, gasPrice: '0x1' }], `failed to apply transaction: ${h} err: max fee per gas less than block base fee: address ${poor}, maxFeePerGas: 1, baseFee: ${baseFee}`);
+  // Intrinsic gas, from a sender with a pending nonce; the given list without `from` (no slots).
+  const nonce = BigInt((await call('eth_getTransactionCount', [ADDR0, 'pending'])).result);
+  const slot = toHex(0n, { size: 32 });
+  const fees = { maxFeePerGas: toHex(10n ** 11n), maxPriorityFeePerGas: '0x2' };
+  h = unsignedHash({ type: 2, nonce, gas: 256n, price: 10n ** 11n, tip: 2n, to: ADDR1 });
+  await expectError('eth_createAccessList', [{ from: ADDR0, to: ADDR1, gas: '0x100', ...fees }], `failed to apply transaction: ${h} err: intrinsic gas too low: have 256, want 21000`);
+  const accessList = [{ address: ADDR0, storageKeys: [] }, { address: poor, storageKeys: [slot] }];
+  h = unsignedHash({ type: 2, nonce, gas: 21000n, price: 10n ** 11n, tip: 2n, to: ADDR1, accessList: [[poor, [slot]]] });
+  await expectError('eth_createAccessList', [{ from: ADDR0, to: ADDR1, gas: '0x5208', ...fees, accessList }], `failed to apply transaction: ${h} err: intrinsic gas too low: have 21000, want 25300`);
+  // setDefaults' own errors are answered as they are (geth formats the *hexutil.Big in hex).
+  await expectError('eth_createAccessList', [{ from: poor, to: ADDR1, maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x2' }], 'maxFeePerGas (0x1) < maxPriorityFeePerGas (0x2)');
+  // No nonce check (ToMessage's SkipAccountChecks): any nonce gives the list.
+  for (const n of ['0x0', '0x100']) assert.deepEqual((await call('eth_createAccessList', [{ from: ADDR0, to: ADDR1, nonce: n }])).result, { accessList: [], gasUsed: '0x5208' });
+});
+
+test('rpc-tx-fee-cap 0: a gas × price past 2^256 is filled and signed (geth\'s big.Int), then refused by the pool in its words', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-chaincfg-'));
+  mkdirSync(join(dir, 'dev'));
+  writeFileSync(join(dir, 'dev', 'config.json'), JSON.stringify({ 'eth-apis': APIS, 'rpc-tx-fee-cap': 0 }));
+  const node = await startDevNode({ 'chain-config-dir': dir, 'db-type': 'memdb' });
+  const ask = (method: string, params: unknown[]) => rawRpc(node.rpcURL, { jsonrpc: '2.0', id: 1, method, params });
+  try {
+    const gas = MAX_NONCE; // 2^64-1
+    const price = 2n ** 200n;
+    const nonce = BigInt((await ask('eth_getTransactionCount', [ADDR0, 'pending'])).result);
+    const args = { from: ADDR0, to: ADDR1, gas: toHex(gas), gasPrice: toHex(price) };
+    // eth_fillTransaction: the unsigned legacy tx (geth's FillTransaction checks no fee cap).
+    const filled = await ask('eth_fillTransaction', [args]);
+    const raw = toHex(RLP.encode([int(nonce), int(price), int(gas), bytes(ADDR1), int(0n), new Uint8Array(), int(0n), int(0n), int(0n)]));
+    assert.equal(filled.result?.raw, raw, JSON.stringify(filled.error));
+    assert.equal(filled.result.tx.hash, keccak256(raw));
+    assert.equal(filled.result.tx.gas, '0xffffffffffffffff');
+    assert.equal(filled.result.tx.gasPrice, toHex(price));
+    const dyn = await ask('eth_fillTransaction', [{ from: ADDR0, to: ADDR1, gas: toHex(gas), maxFeePerGas: toHex(price), maxPriorityFeePerGas: '0x1' }]);
+    assert.equal(dyn.result?.tx.maxFeePerGas, toHex(price), JSON.stringify(dyn.error));
+    // eth_signTransaction signs it; the pool checks the sender, then finds the balance short.
+    const small = { ...args, gas: '0x5208', gasPrice: toHex(2n ** 250n), nonce: toHex(nonce) };
+    const signed = await ask('eth_signTransaction', [small]);
+    assert.equal(signed.result?.tx.gasPrice, toHex(2n ** 250n), JSON.stringify(signed.error));
+    const balance = BigInt((await ask('eth_getBalance', [ADDR0, 'latest'])).result);
+    const cost = 21000n * 2n ** 250n;
+    const short = `insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`;
+    assert.deepEqual((await ask('eth_sendRawTransaction', [signed.result.raw])).error, { code: -32000, message: short });
+    assert.deepEqual((await ask('eth_sendTransaction', [small])).error, { code: -32000, message: short });
+    const limit = BigInt((await ask('eth_getBlockByNumber', ['latest', false])).result.gasLimit);
+    assert.deepEqual((await ask('eth_sendTransaction', [args])).error, { code: -32000, message: `exceeds block gas limit: tx gas (${gas}) > current max gas (${limit})` });
+  } finally {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('eth_fillTransaction checks no fee cap (as geth\'s FillTransaction): a gas × price past 2^256 is filled with the default cap too', async () => {
+  const r = await call('eth_fillTransaction', [{ from: ADDR0, to: ADDR1, gas: '0xffffffffffffffff', gasPrice: toHex(2n ** 200n) }]);
+  assert.equal(r.result?.tx.gas, '0xffffffffffffffff', JSON.stringify(r.error));
+  assert.equal(r.result.tx.hash, keccak256(r.result.raw));
 });

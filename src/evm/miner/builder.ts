@@ -17,6 +17,8 @@ import { warpOf } from '../../warp/chain.js';
 
 const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 const MIN_TX_GAS = 21000n;
+/** A sender at nonce 2^64-1 can send nothing more (geth's core.ErrNonceMax). */
+const MAX_NONCE = 2n ** 64n - 1n;
 const MAX_BLOCK_TX_BYTES = 1800 * 1024;
 
 export interface Built {
@@ -135,6 +137,8 @@ export class BlockBuilder {
             continue;
           }
           if (tx.nonce > nonce) throw new Error('nonce gap');
+          // geth's state transition refuses it (ErrNonceMax); the tx stays in the pool.
+          if (nonce === MAX_NONCE) throw new Error('nonce has max value');
           const { result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed);
           gasUsed += result.totalGasSpent;
           bytes += p.raw.length;

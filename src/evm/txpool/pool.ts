@@ -345,7 +345,8 @@ export class TxPool {
   pendingNonce(from: string, stateNonce: bigint): bigint {
     const acct = this.accounts.get(from);
     let n = stateNonce;
-    while (acct?.txs.has(n)) n++;
+    // Go's uint64 wraps: after a pending tx at nonce 2^64-1 geth's pool names 0.
+    while (acct?.txs.has(n)) n = (n + 1n) & 0xffffffffffffffffn;
     return n;
   }
 }
