@@ -78,6 +78,11 @@ bundleRequire.resolve = (id) => {
   return requireFromBundle.resolve(id);
 };
 
+// net.Server#listen loads node:cluster (and with it child_process) in every process, ~7–10 ms of a
+// start: loaded here, it is in the snapshot. (It picks its primary or worker half from
+// NODE_UNIQUE_ID when it loads; Powder never runs as a cluster worker.)
+require('node:cluster');
+
 const source = readFileSync(bundleFile, 'utf8');
 const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundleFile });
 const bundle = { exports: {} };
