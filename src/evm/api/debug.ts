@@ -70,17 +70,40 @@ export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', val
       if (typeof value !== 'boolean') throw bad(kind, 'bool');
       break;
     case 'int':
-      if (typeof value !== 'number') throw bad(kind, 'int');
-      if (!Number.isInteger(value)) throw bad(`number ${value}`, 'int');
-      break;
     case 'uint64':
-      if (typeof value !== 'number') throw bad(kind, 'uint64');
-      if (!Number.isInteger(value) || value < 0) throw bad(`number ${value}`, 'uint64');
+      if (typeof value !== 'number') throw bad(kind, type);
+      // The double nearest the type's maximum may have been sent as the maximum itself.
+      if (Number.isInteger(value) && BigInt(value) === INTEGER_RANGES[type][1] + 1n) break;
+      goInteger(numberText(value), type, bad);
       break;
     case 'object':
       if (typeof value !== 'object' || Array.isArray(value)) throw bad(kind, 'params.ChainConfig');
       break;
   }
+}
+
+const INTEGER_RANGES = { int: [-(1n << 63n), (1n << 63n) - 1n], uint64: [0n, (1n << 64n) - 1n] } as const;
+
+/**
+ * Go's encoding/json storing a number into an int (int64) or uint64 field: strconv parses the
+ * literal, so a fraction or an exponent (`1.5`, `1e2`), a sign on a uint64 (`-0`) or a value out
+ * of the type's range is refused, the literal quoted.
+ */
+function goInteger(text: string, type: 'int' | 'uint64', bad: (what: string, goType: string) => Error): void {
+  const digits = text.charCodeAt(0) === 0x2d ? text.slice(1) : text;
+  const [min, max] = INTEGER_RANGES[type];
+  const n = /^[0-9]{1,20}$/.test(digits) && (type === 'int' || digits === text) ? BigInt(text) : undefined;
+  if (n === undefined || n < min || n > max) throw bad(`number ${text}`, type);
+}
+
+/**
+ * The JSON text of a number inside the TraceConfig object. The server keeps the literals of
+ * numbers directly in the params only (src/evm/rpc/rawNumbers.ts), so this is the double's own
+ * text: an exponent or fraction that spells an integer (`1e2`, `1.0`) reads as that integer here,
+ * where geth refuses it, and a literal past 2^53 is quoted as the double prints it.
+ */
+function numberText(v: number): string {
+  return Object.is(v, -0) ? '-0' : String(v);
 }
 
 /** geth's defaultTraceTimeout: a traced transaction still running after this long is stopped. */
@@ -131,8 +154,9 @@ export async function traceBlock(be: EvmBackend, block: Block, make: () => Retur
       continue;
     }
     const { vm, run } = replay;
-    tracer.attach(vm.evm as never);
-    tracer.txStart(txs[i].gasLimit);
+    tracer.attach(vm.evm as never, vm as never);
+    const txHash = hexD(txs[i].hash());
+    tracer.txStart(txs[i].gasLimit, { blockHash: block.hashHex, blockNumber: block.header.number, txIndex: i, txHash });
     let result;
     try {
       result = await withDeadline(vm.evm, timeoutMs, () => run(i));
@@ -151,7 +175,8 @@ export async function traceBlock(be: EvmBackend, block: Block, make: () => Retur
     }
     tracer.txEnd(result.totalGasSpent);
     tracer.detach();
-    out.push(only === undefined ? { txHash: hexD(txs[i].hash()), result: tracer.result() } : tracer.result());
+    const res = await tracer.result(); // before the next tx changes the state it may read
+    out.push(only === undefined ? { txHash, result: res } : res);
   }
   return out;
 }
@@ -217,7 +242,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
       timeoutMs,
       timeoutError: () => new TraceTimeoutError(),
       trace: (vm) => {
-        t.attach(vm.evm);
+        t.attach(vm.evm, vm);
         // The message's gas, as call() sets it (geth's ToMessage: capped; MaxUint64 / 2 without a cap).
         const cap = be.config.rpcGasCap;
         const gas = args.gas ?? (cap > 0n ? cap : 0x7fffffffffffffffn);
@@ -234,7 +259,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     }
     t.txEnd(out.gasUsed);
     t.detach();
-    return t.result();
+    return await t.result();
   });
   // geth looks the hash up among the bad blocks it stored when an import failed; a local node
   // builds every block itself and never imports one, so it has none.
