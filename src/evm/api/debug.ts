@@ -72,9 +72,7 @@ export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', val
     case 'int':
     case 'uint64':
       if (typeof value !== 'number') throw bad(kind, type);
-      // The double nearest the type's maximum may have been sent as the maximum itself.
-      if (Number.isInteger(value) && BigInt(value) === INTEGER_RANGES[type][1] + 1n) break;
-      goInteger(numberText(value), type, bad);
+      checkInteger(value, type, bad);
       break;
     case 'object':
       if (typeof value !== 'object' || Array.isArray(value)) throw bad(kind, 'params.ChainConfig');
@@ -86,24 +84,18 @@ const INTEGER_RANGES = { int: [-(1n << 63n), (1n << 63n) - 1n], uint64: [0n, (1n
 
 /**
  * Go's encoding/json storing a number into an int (int64) or uint64 field: strconv parses the
- * literal, so a fraction or an exponent (`1.5`, `1e2`), a sign on a uint64 (`-0`) or a value out
- * of the type's range is refused, the literal quoted.
+ * literal, so a fraction, an exponent, a sign on a uint64 (`-0`) or a value out of the type's
+ * range is refused, the literal quoted. The server keeps the literals of numbers directly in the
+ * params only (src/evm/rpc/rawNumbers.ts), not of those inside the TraceConfig object, so this
+ * checks the double JSON.parse made: an exponent or fraction spelling an integer (`1e2`, `1.0`)
+ * passes as that integer, the double nearest the type's maximum passes (it may have been sent as
+ * the maximum itself), and the text quoted is the double's (the literal a JavaScript client sends).
  */
-function goInteger(text: string, type: 'int' | 'uint64', bad: (what: string, goType: string) => Error): void {
-  const digits = text.charCodeAt(0) === 0x2d ? text.slice(1) : text;
+function checkInteger(value: number, type: 'int' | 'uint64', bad: (what: string, goType: string) => Error): void {
   const [min, max] = INTEGER_RANGES[type];
-  const n = /^[0-9]{1,20}$/.test(digits) && (type === 'int' || digits === text) ? BigInt(text) : undefined;
-  if (n === undefined || n < min || n > max) throw bad(`number ${text}`, type);
-}
-
-/**
- * The JSON text of a number inside the TraceConfig object. The server keeps the literals of
- * numbers directly in the params only (src/evm/rpc/rawNumbers.ts), so this is the double's own
- * text: an exponent or fraction that spells an integer (`1e2`, `1.0`) reads as that integer here,
- * where geth refuses it, and a literal past 2^53 is quoted as the double prints it.
- */
-function numberText(v: number): string {
-  return Object.is(v, -0) ? '-0' : String(v);
+  const negativeZero = Object.is(value, -0);
+  const ok = Number.isInteger(value) && !(negativeZero && type === 'uint64') && BigInt(value) >= min && BigInt(value) <= max + 1n;
+  if (!ok) throw bad(`number ${negativeZero ? '-0' : String(value)}`, type);
 }
 
 /** geth's defaultTraceTimeout: a traced transaction still running after this long is stopped. */
