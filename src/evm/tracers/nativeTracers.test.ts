@@ -230,6 +230,10 @@ test('prestateTracer: SELFDESTRUCT, BALANCE, EXTCODESIZE, EXTCODEHASH and CALL t
     [probe]: await account(probe, 'latest'),
     [CAROL]: await account(CAROL, 'latest'),
   }));
+  // A call from a contract (geth's SkipAccountChecks): the sender's code is in its pre-state.
+  const fromContract = await rpc('debug_traceCall', [{ from: caller, to: probe, data: data(P, 'read') }, 'latest', PRESTATE]);
+  same(fromContract[caller], await account(caller, 'latest'));
+  assert.ok(fromContract[caller].code.length > 100);
   const overridden = await rpc('debug_traceCall', [{ from: CAROL, to: probe, data: data(P, 'touch', [caller]) }, 'latest', { ...PRESTATE, stateOverrides: { [caller]: { balance: '0x123' } } }]);
   assert.equal(overridden[caller].balance, '0x123');
   const callDiff = await rpc('debug_traceCall', [{ from: CAROL, to: storage, data: data(C.storage, 'set', [77n]) }, 'latest', DIFF]);

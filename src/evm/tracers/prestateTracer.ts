@@ -75,6 +75,10 @@ export class PrestateTracer implements Tracer {
   private readonly onBefore = (m: Message, resolve: () => void) => {
     if (m.depth !== 0) return resolve();
     this.guarded(resolve, async () => {
+      // eth_call hides a sender's code hash from runTx until runTx writes the sender back (runTx
+      // refuses a sender with code otherwise: skipAccountChecks.ts), so its code is read here.
+      const sender = this.pre.get(m.caller.toString());
+      if (sender) sender.code = await this.sm!.getCode(m.caller);
       // (Without runTx's beforeTx — a bare EVM call — the sender and recipient are read here.)
       await this.lookupAccount(m.caller);
       if (m.to) await this.lookupAccount(m.to);
