@@ -93,7 +93,9 @@ export class CallTracer implements Tracer {
       to = m.codeAddress.toString();
     }
     const frame: Frame = { type, from, gas: m.gasLimit, gasUsed: 0n, to, input: hex(m.data), self: m.to?.toString() };
-    if (type !== 'DELEGATECALL' && type !== 'STATICCALL') frame.value = m.value;
+    // geth 1.13 gives a DELEGATECALL its caller's value (evm.DelegateCall passes parent.value), as
+    // ethereumjs's message does; a STATICCALL has none.
+    if (type !== 'STATICCALL') frame.value = m.value;
     this.stack.push(frame);
   };
 

@@ -87,7 +87,7 @@ export class FlatCallTracer implements Tracer {
       action = { address: f.from, balance: qty(f.value ?? 0n), refundAddress: f.to };
     } else {
       type = 'call';
-      // A call without a value (STATICCALL, DELEGATECALL) has 0: geth's flat tracer sets it.
+      // A call without a value (a STATICCALL) has 0: geth's flat tracer sets it.
       action = { callType: f.type.toLowerCase(), from: f.from, gas: qty(f.gas), input: f.input, to: f.to, value: qty(f.value ?? 0n) };
       result = { gasUsed: qty(f.gasUsed), output: f.output ?? '0x' };
     }

@@ -34,6 +34,7 @@ contract Probe {
     }
     function hash(bytes calldata d) external view returns (bytes32) { return sha256(d); }
     function fail() external { a = 7; revert("Probe: no"); }
+    function relay(address t, bytes calldata d) external payable returns (bool ok) { (ok, ) = t.delegatecall(d); }
     function burn() external { while (true) b++; }
 }
 `;
@@ -257,7 +258,13 @@ test('flatCallTracer: the call tree as parity traces, with the block and tx; val
     { action: { callType: 'call', from: caller, gas: set.gas, input: set.input, to: storage, value: '0x0' }, ...where, result: { gasUsed: set.gasUsed, output: '0x' }, subtraces: 0, traceAddress: [0], ...tx, type: 'call' },
     { action: { callType: 'staticcall', from: caller, gas: get.gas, input: get.input, to: storage, value: '0x0' }, ...where, result: { gasUsed: get.gasUsed, output: get.output }, subtraces: 0, traceAddress: [1], ...tx, type: 'call' },
   ]);
-  assert.equal(get.value, undefined, 'the callTracer has no value on a STATICCALL; the flat trace has 0');
+  assert.equal(get.value, undefined, 'the callTracer has no value on a STATICCALL; the flat trace has 0 (geth\'s flat tracer sets it)');
+
+  // A DELEGATECALL has its caller's value (geth 1.13's evm.DelegateCall), in both tracers.
+  const d = await send({ from: BOB, to: probe, data: data(P, 'relay', [storage, data(C.storage, 'get')]), value: '0x5' });
+  assert.equal((await trace(d, { tracer: 'callTracer' })).calls[0].value, '0x5');
+  const [, dc] = await trace(d, { tracer: 'flatCallTracer' });
+  assert.deepEqual([dc.action.callType, dc.action.from, dc.action.to, dc.action.value], ['delegatecall', probe, storage, '0x5']);
 
   const s = await send({ from: BOB, to: probe, data: data(P, 'spawn', [5n]), value: '0x3' });
   const [, c1, c2] = await trace(s, { tracer: 'flatCallTracer' });
