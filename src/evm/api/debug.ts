@@ -70,17 +70,32 @@ export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', val
       if (typeof value !== 'boolean') throw bad(kind, 'bool');
       break;
     case 'int':
-      if (typeof value !== 'number') throw bad(kind, 'int');
-      if (!Number.isInteger(value)) throw bad(`number ${value}`, 'int');
-      break;
     case 'uint64':
-      if (typeof value !== 'number') throw bad(kind, 'uint64');
-      if (!Number.isInteger(value) || value < 0) throw bad(`number ${value}`, 'uint64');
+      if (typeof value !== 'number') throw bad(kind, type);
+      checkInteger(value, type, bad);
       break;
     case 'object':
       if (typeof value !== 'object' || Array.isArray(value)) throw bad(kind, 'params.ChainConfig');
       break;
   }
+}
+
+const INTEGER_RANGES = { int: [-(1n << 63n), (1n << 63n) - 1n], uint64: [0n, (1n << 64n) - 1n] } as const;
+
+/**
+ * Go's encoding/json storing a number into an int (int64) or uint64 field: strconv parses the
+ * literal, so a fraction, an exponent, a sign on a uint64 (`-0`) or a value out of the type's
+ * range is refused, the literal quoted. The server keeps the literals of numbers directly in the
+ * params only (src/evm/rpc/rawNumbers.ts), not of those inside the TraceConfig object, so this
+ * checks the double JSON.parse made: an exponent or fraction spelling an integer (`1e2`, `1.0`)
+ * passes as that integer, the double nearest the type's maximum passes (it may have been sent as
+ * the maximum itself), and the text quoted is the double's (the literal a JavaScript client sends).
+ */
+function checkInteger(value: number, type: 'int' | 'uint64', bad: (what: string, goType: string) => Error): void {
+  const [min, max] = INTEGER_RANGES[type];
+  const negativeZero = Object.is(value, -0);
+  const ok = Number.isInteger(value) && !(negativeZero && type === 'uint64') && BigInt(value) >= min && BigInt(value) <= max + 1n;
+  if (!ok) throw bad(`number ${negativeZero ? '-0' : String(value)}`, type);
 }
 
 /** geth's defaultTraceTimeout: a traced transaction still running after this long is stopped. */
@@ -131,8 +146,9 @@ export async function traceBlock(be: EvmBackend, block: Block, make: () => Retur
       continue;
     }
     const { vm, run } = replay;
-    tracer.attach(vm.evm as never);
-    tracer.txStart(txs[i].gasLimit);
+    tracer.attach(vm.evm as never, vm as never);
+    const txHash = hexD(txs[i].hash());
+    tracer.txStart(txs[i].gasLimit, { blockHash: block.hashHex, blockNumber: block.header.number, txIndex: i, txHash });
     let result;
     try {
       result = await withDeadline(vm.evm, timeoutMs, () => run(i));
@@ -151,7 +167,8 @@ export async function traceBlock(be: EvmBackend, block: Block, make: () => Retur
     }
     tracer.txEnd(result.totalGasSpent);
     tracer.detach();
-    out.push(only === undefined ? { txHash: hexD(txs[i].hash()), result: tracer.result() } : tracer.result());
+    const res = await tracer.result(); // before the next tx changes the state it may read
+    out.push(only === undefined ? { txHash, result: res } : res);
   }
   return out;
 }
@@ -217,7 +234,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
       timeoutMs,
       timeoutError: () => new TraceTimeoutError(),
       trace: (vm) => {
-        t.attach(vm.evm);
+        t.attach(vm.evm, vm);
         // The message's gas, as call() sets it (geth's ToMessage: capped; MaxUint64 / 2 without a cap).
         const cap = be.config.rpcGasCap;
         const gas = args.gas ?? (cap > 0n ? cap : 0x7fffffffffffffffn);
@@ -234,7 +251,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     }
     t.txEnd(out.gasUsed);
     t.detach();
-    return t.result();
+    return await t.result();
   });
   // geth looks the hash up among the bad blocks it stored when an import failed; a local node
   // builds every block itself and never imports one, so it has none.

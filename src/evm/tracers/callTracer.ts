@@ -15,7 +15,7 @@ interface CallLog {
   position: string;
 }
 
-interface Frame {
+export interface Frame {
   type: string;
   from: string;
   gas: bigint;
@@ -28,6 +28,8 @@ interface Frame {
   calls?: Frame[];
   logs?: CallLog[];
   value?: bigint;
+  /** The address whose code runs in the frame (the caller's for DELEGATECALL and CALLCODE); not written. */
+  self?: string;
 }
 
 const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
@@ -90,8 +92,10 @@ export class CallTracer implements Tracer {
       from = m.to!.toString();
       to = m.codeAddress.toString();
     }
-    const frame: Frame = { type, from, gas: m.gasLimit, gasUsed: 0n, to, input: hex(m.data) };
-    if (type !== 'DELEGATECALL' && type !== 'STATICCALL') frame.value = m.value;
+    const frame: Frame = { type, from, gas: m.gasLimit, gasUsed: 0n, to, input: hex(m.data), self: m.to?.toString() };
+    // geth 1.13 gives a DELEGATECALL its caller's value (evm.DelegateCall passes parent.value), as
+    // ethereumjs's message does; a STATICCALL has none.
+    if (type !== 'STATICCALL') frame.value = m.value;
     this.stack.push(frame);
   };
 
@@ -100,12 +104,14 @@ export class CallTracer implements Tracer {
     if (!frame) return;
     const res = r.execResult;
     frame.gasUsed = res.executionGasUsed;
-    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = r.createdAddress?.toString();
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.self = frame.to = r.createdAddress?.toString();
     const depth = this.stack.length;
-    const err = gethErrorText(res.exceptionError, this.framesOf ? lastOpOf(this.framesOf, res.runState) : this.lastOp[depth]);
+    const last = this.framesOf ? lastOpOf(this.framesOf, res.runState) : this.lastOp[depth];
+    const err = gethErrorText(res.exceptionError, last);
     this.lastOp.length = depth; // the frame's opcodes are done
     if (err === undefined) {
       frame.output = hex(res.returnValue);
+      if (last?.code === 0xff && !this.cfg.onlyTopCall) this.selfdestructed(frame, r);
     } else {
       frame.error = err;
       if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = undefined;
@@ -119,6 +125,19 @@ export class CallTracer implements Tracer {
     if (depth === 0) this.top = frame;
     else if (parent) (parent.calls ??= []).push(frame);
   };
+
+  /**
+   * geth's opSelfdestruct reports a SELFDESTRUCT frame (no gas, the contract's balance as value, the
+   * beneficiary as `to`) as the last child of the frame it ends. ethereumjs tells the beneficiary
+   * in the tx's selfdestruct map and moved the balance its frame environment held.
+   */
+  private selfdestructed(frame: Frame, r: EVMResult): void {
+    const res = r.execResult;
+    const beneficiary = frame.self === undefined ? undefined : (res.selfdestruct as Map<string, string> | undefined)?.get?.(frame.self);
+    const balance = (res.runState as { env?: { contract?: { balance?: bigint } } } | undefined)?.env?.contract?.balance;
+    if (beneficiary === undefined || balance === undefined) return;
+    (frame.calls ??= []).push({ type: 'SELFDESTRUCT', from: frame.self!, gas: 0n, gasUsed: 0n, to: beneficiary.toLowerCase(), input: '0x', value: balance });
+  }
 
   attach(evm: TracedEVM): void {
     // The opcodes come from the running frames when they can (frames.ts); steps are heard for the
@@ -143,13 +162,19 @@ export class CallTracer implements Tracer {
     this.gasUsed = gasUsed;
   }
 
-  result(): unknown {
+  /** The finished tree (what result() writes), for the tracers built on it (flatCallTracer). */
+  frame(): Frame | undefined {
     const top = this.top;
-    if (!top) return null;
+    if (!top) return undefined;
     if (this.gasLimit !== undefined) top.gas = this.gasLimit;
     if (this.gasUsed !== undefined) top.gasUsed = this.gasUsed;
     clearFailedLogs(top, false);
-    return toJSONFrame(top);
+    return top;
+  }
+
+  result(): unknown {
+    const top = this.frame();
+    return top ? toJSONFrame(top) : null;
   }
 }
 

@@ -1,17 +1,21 @@
 // Tracers for debug_traceTransaction / debug_traceCall / debug_traceBlock*: geth's default struct
-// logger, callTracer, noopTracer and 4byteTracer, driven by @ethereumjs/evm's events.
+// logger and its native callTracer, flatCallTracer, prestateTracer, muxTracer, noopTracer and
+// 4byteTracer, driven by @ethereumjs/evm's events.
 //
 //   const tracer = createTracer(traceConfig?.tracer, traceConfig);  // throws RpcError on bad input
-//   tracer.attach(vm.evm); tracer.txStart(tx.gasLimit);
-//   ... run the transaction ...
+//   tracer.attach(vm.evm, vm); tracer.txStart(tx.gasLimit, { blockHash, blockNumber, txIndex, txHash });
+//   ... run the transaction (runTx on vm) ...
 //   tracer.txEnd(receipt.gasUsed); tracer.detach();
-//   return tracer.result();
+//   return await tracer.result();  // before the state moves on (prestateTracer's diffMode reads it)
 import { RpcError, goKind as kind } from '../rpc/server.js';
 import { CallTracer } from './callTracer.js';
+import { FlatCallTracer } from './flatCallTracer.js';
+import { MuxTracer } from './muxTracer.js';
+import { PrestateTracer } from './prestateTracer.js';
 import { StructLogger } from './structLogger.js';
 import { listen, type Message, type TracedEVM, type Tracer } from './types.js';
 
-export type { Tracer, TracedEVM } from './types.js';
+export type { Tracer, TracedEVM, TracedVM, TraceContext } from './types.js';
 export { gethErrorText, unpackRevert, revertMessage } from './errors.js';
 
 /**
@@ -30,14 +34,40 @@ export function createTracer(name: string | undefined, config: unknown): Tracer 
       limit: intField(cfg, 'limit', 'Config'),
     });
   }
-  const tc = field(cfg, 'tracerConfig');
-  const tcfg = (tc !== null && typeof tc === 'object' && !Array.isArray(tc) ? tc : {}) as Record<string, unknown>;
-  if (tc !== undefined && tc !== null && (typeof tc !== 'object' || Array.isArray(tc))) {
-    throw new RpcError(-32000, `json: cannot unmarshal ${kind(tc)} into Go value of type native.${name === 'callTracer' ? 'callTracerConfig' : 'config'}`);
-  }
+  return namedTracer(name, field(cfg, 'tracerConfig'));
+}
+
+/**
+ * geth's tracers.DefaultDirectory.New(name, ctx, tracerConfig): a native tracer decodes its config
+ * (json.Unmarshal into its config type: absent or null leaves the defaults), any other name goes
+ * to the JavaScript tracer engine.
+ */
+function namedTracer(name: string, tc: unknown): Tracer {
+  const decode = (goType: string): Record<string, unknown> => {
+    if (tc === undefined || tc === null) return {};
+    if (typeof tc !== 'object' || Array.isArray(tc)) throw new RpcError(-32000, `json: cannot unmarshal ${kind(tc)} into Go value of type ${goType}`);
+    return tc as Record<string, unknown>;
+  };
   switch (name) {
-    case 'callTracer':
-      return new CallTracer({ onlyTopCall: flag(tcfg, 'onlyTopCall', 'callTracerConfig'), withLog: flag(tcfg, 'withLog', 'callTracerConfig') });
+    case 'callTracer': {
+      const o = decode('native.callTracerConfig');
+      return new CallTracer({ onlyTopCall: flag(o, 'onlyTopCall', 'callTracerConfig'), withLog: flag(o, 'withLog', 'callTracerConfig') });
+    }
+    case 'flatCallTracer': {
+      const o = decode('native.flatCallTracerConfig');
+      return new FlatCallTracer({
+        convertParityErrors: flag(o, 'convertParityErrors', 'flatCallTracerConfig'),
+        includePrecompiles: flag(o, 'includePrecompiles', 'flatCallTracerConfig'),
+      });
+    }
+    case 'prestateTracer':
+      return new PrestateTracer({ diffMode: flag(decode('native.prestateTracerConfig'), 'diffMode', 'prestateTracerConfig') });
+    case 'muxTracer':
+      // A map of tracer name (exact: Go map keys) → that tracer's config.
+      return new MuxTracer(Object.entries(decode('map[string]json.RawMessage')).map(([n, c]) => [n, namedTracer(n, c)]));
+  }
+  decode('native.config');
+  switch (name) {
     case 'noopTracer':
       return new NoopTracer();
     case '4byteTracer':

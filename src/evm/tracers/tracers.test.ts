@@ -100,7 +100,7 @@ test('callTracer: DELEGATECALL, CREATE, value transfer, panic, out of gas', asyn
   assert.equal(d.calls[0].type, 'DELEGATECALL');
   assert.equal(d.calls[0].from, caller.toString());
   assert.equal(d.calls[0].to, storage.toString());
-  assert.equal(d.calls[0].value, undefined);
+  assert.equal(d.calls[0].value, '0x0', 'geth 1.13: a DELEGATECALL carries its caller\'s value');
   const c = await trace('callTracer', {}, caller, C.caller, 'create', [9]);
   assert.equal(c.calls[0].type, 'CREATE');
   assert.match(c.calls[0].to, /^0x[0-9a-f]{40}$/);
