@@ -2,6 +2,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { RpcError, type RpcMethod } from '../rpc/server.js';
 import { fieldOf, jsonKind, uint64NumberArg } from '../rpc/params.js';
+import { memberLiteral } from '../rpc/rawNumbers.js';
 import { createTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import { encodeHeader } from '../chain/header.js';
@@ -53,7 +54,7 @@ export function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { 
       if (typeof value !== 'string') throw bad(jsonKind(value), 'string');
       if (goName === 'Tracer') name = value;
     } else if (type !== 'raw') {
-      checkLoggerField(type, value, bad);
+      checkLoggerField(type, value, bad, memberLiteral(v, k));
     }
   }
   return { name, cfg: v };
@@ -63,7 +64,7 @@ export function traceConfig(p: unknown[], i: number, struct = 'TraceConfig'): { 
  * Go's decoding checks for the field kinds logger.Config brings to TraceConfig and StdTraceConfig
  * (`bad(what, goType)` makes the -32602 naming the struct field).
  */
-export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', value: unknown, bad: (what: string, goType: string) => Error): void {
+export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', value: unknown, bad: (what: string, goType: string) => Error, literal?: string): void {
   const kind = jsonKind(value);
   switch (type) {
     case 'bool':
@@ -72,7 +73,7 @@ export function checkLoggerField(type: 'bool' | 'int' | 'uint64' | 'object', val
     case 'int':
     case 'uint64':
       if (typeof value !== 'number') throw bad(kind, type);
-      checkInteger(value, type, bad);
+      checkInteger(literal ?? String(value), type, bad);
       break;
     case 'object':
       if (typeof value !== 'object' || Array.isArray(value)) throw bad(kind, 'params.ChainConfig');
@@ -85,17 +86,14 @@ const INTEGER_RANGES = { int: [-(1n << 63n), (1n << 63n) - 1n], uint64: [0n, (1n
 /**
  * Go's encoding/json storing a number into an int (int64) or uint64 field: strconv parses the
  * literal, so a fraction, an exponent, a sign on a uint64 (`-0`) or a value out of the type's
- * range is refused, the literal quoted. The server keeps the literals of numbers directly in the
- * params only (src/evm/rpc/rawNumbers.ts), not of those inside the TraceConfig object, so this
- * checks the double JSON.parse made: an exponent or fraction spelling an integer (`1e2`, `1.0`)
- * passes as that integer, the double nearest the type's maximum passes (it may have been sent as
- * the maximum itself), and the text quoted is the double's (the literal a JavaScript client sends).
+ * range is refused, the literal quoted as sent (the server keeps the texts of numbers in objects
+ * directly in the params, src/evm/rpc/rawNumbers.ts; a number spelled as JavaScript prints it has
+ * its own text).
  */
-function checkInteger(value: number, type: 'int' | 'uint64', bad: (what: string, goType: string) => Error): void {
+function checkInteger(literal: string, type: 'int' | 'uint64', bad: (what: string, goType: string) => Error): void {
   const [min, max] = INTEGER_RANGES[type];
-  const negativeZero = Object.is(value, -0);
-  const ok = Number.isInteger(value) && !(negativeZero && type === 'uint64') && BigInt(value) >= min && BigInt(value) <= max + 1n;
-  if (!ok) throw bad(`number ${negativeZero ? '-0' : String(value)}`, type);
+  const ok = /^-?(0|[1-9][0-9]*)$/.test(literal) && !(type === 'uint64' && literal.startsWith('-')) && BigInt(literal) >= min && BigInt(literal) <= max;
+  if (!ok) throw bad(`number ${literal}`, type);
 }
 
 /** geth's defaultTraceTimeout: a traced transaction still running after this long is stopped. */

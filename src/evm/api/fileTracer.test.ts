@@ -190,6 +190,7 @@ test('debug_standardTraceBlockToFile / BadBlockToFile: geth errors, no files lef
   assert.equal((await rpcError(rpc('debug_standardTraceBlockToFile', [genesis]))).message, 'genesis is not traceable');
   assert.equal((await rpcError(rpc('debug_standardTraceBlockToFile', ['0x12']))).message, 'invalid argument 0: hex string has length 2, want 64 for common.Hash');
   assert.equal((await rpcError(rpc('debug_standardTraceBlockToFile', [block.hash, { enableMemory: 'yes' }]))).message, 'invalid argument 1: json: cannot unmarshal string into Go struct field StdTraceConfig.EnableMemory of type bool');
+  assert.equal((await rpcError(rpc('debug_standardTraceBlockToFile', [block.hash, { limit: 1.5 }]))).message, 'invalid argument 1: json: cannot unmarshal number 1.5 into Go struct field StdTraceConfig.Limit of type int');
   assert.equal((await rpcError(rpc('debug_standardTraceBlockToFile', [block.hash, { txHash: 5 }]))).message, 'invalid argument 1: json: cannot unmarshal non-string into Go value of type common.Hash');
   assert.equal((await rpcError(rpc('debug_standardTraceBlockToFile', [block.hash, [], 3]))).message, 'too many arguments, want at most 2');
   assert.deepEqual(await rpcError(rpc('debug_standardTraceBadBlockToFile', [block.hash])), { code: -32000, message: `bad block ${block.hash} not found`, data: undefined });

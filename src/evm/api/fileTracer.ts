@@ -18,6 +18,7 @@ import { hexD } from './format.js';
 import { BlockDecodeError, decodeBlock } from './blockFile.js';
 import { goPathError } from '../../goPathError.js';
 import { JsonLogger } from './jsonLogger.js';
+import { memberLiteral } from '../rpc/rawNumbers.js';
 
 /** geth's StdTraceConfig: logger.Config (embedded), Reexec, TxHash. */
 interface StdTraceConfig {
@@ -52,7 +53,7 @@ function stdTraceConfig(p: unknown[], i: number): StdTraceConfig {
       if (out.txHash === ZERO_HASH) out.txHash = undefined; // geth: the zero hash means "all"
       continue;
     }
-    checkLoggerField(type, value, bad);
+    checkLoggerField(type, value, bad, memberLiteral(v, k));
     if (goName === 'EnableMemory') out.enableMemory = value as boolean;
     if (goName === 'DisableStack') out.disableStack = value as boolean;
     if (goName === 'EnableReturnData') out.enableReturnData = value as boolean;

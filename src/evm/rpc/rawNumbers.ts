@@ -10,15 +10,24 @@
 import { objectMembers, skipValue, skipWs, type Member } from '../../rpc/rawJSON.js';
 
 const kept = new WeakMap<readonly unknown[], Map<number, string>>();
+const keptMembers = new WeakMap<object, Map<string, string>>();
 
 /** The JSON text of `arr[i]` (a number of the params, or of an array in them): as sent when the server kept it, else the value's. */
 export function numberLiteral(arr: readonly unknown[], i: number): string {
   return kept.get(arr)?.get(i) ?? String(arr[i]);
 }
 
+/** The JSON text of the number `obj[key]` (a member of an object directly in the params, e.g. a TraceConfig) as sent, when the server kept it. */
+export function memberLiteral(obj: object, key: string): string | undefined {
+  return keptMembers.get(obj)?.get(key);
+}
+
 const hasNumber = (arr: unknown): arr is unknown[] => Array.isArray(arr) && arr.some((v) => typeof v === 'number');
-/** A params array with a number in it, or in an array directly inside it. */
-const hasParamNumber = (params: unknown): params is unknown[] => Array.isArray(params) && params.some((v) => typeof v === 'number' || hasNumber(v));
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasNumberMember = (v: unknown): v is Record<string, unknown> => isObject(v) && Object.values(v).some((m) => typeof m === 'number');
+/** A params array with a number in it, or in an array or object directly inside it. */
+const hasParamNumber = (params: unknown): params is unknown[] =>
+  Array.isArray(params) && params.some((v) => typeof v === 'number' || hasNumber(v) || hasNumberMember(v));
 
 /**
  * Keeps the number params' source texts of the messages of a request body already accepted by
@@ -48,7 +57,8 @@ function keepFrom(text: string, open: number, params: unknown): void {
 
 /**
  * Records the number texts of `arr`, the array whose text opens at `open`; with `nested`, also those
- * of the arrays directly inside it (eth_feeHistory's percentiles), one level deep.
+ * of the arrays (eth_feeHistory's percentiles) and objects (a TraceConfig's `limit`) directly
+ * inside it, one level deep.
  */
 function keepElements(text: string, open: number, arr: readonly unknown[], nested: boolean): void {
   const texts = new Map<number, string>();
@@ -61,6 +71,7 @@ function keepElements(text: string, open: number, arr: readonly unknown[], neste
       const literal = text.slice(i, end);
       if (literal !== String(v)) texts.set(k, literal);
     } else if (nested && Array.isArray(v) && text.charCodeAt(i) === 0x5b && hasNumber(v)) keepElements(text, i, v, false);
+    else if (nested && text.charCodeAt(i) === 0x7b && hasNumberMember(v)) keepMembers(text, i, v);
     i = skipWs(text, end);
     if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
   }
@@ -84,4 +95,14 @@ function paramsMember(members: Member[]): Member | undefined {
   let best: string | undefined;
   for (const [key, at] of firstAt) if (best === undefined || at > firstAt.get(best)!) best = key;
   return best === undefined ? undefined : last.get(best);
+}
+
+/** Records the number texts of the members of `obj`, the object whose text opens at `open`. */
+function keepMembers(text: string, open: number, obj: Record<string, unknown>): void {
+  const texts = new Map<string, string>();
+  // JSON.parse keeps a duplicated key's last value: the last literal of each key is the one.
+  for (const m of objectMembers(text, open)) if (typeof obj[m.key] === 'number') texts.set(m.key, text.slice(m.start, m.end));
+  // Defensive: each kept text must spell the value the server holds.
+  for (const [key, literal] of texts) if (literal === String(obj[key]) || Number(literal) !== obj[key]) texts.delete(key);
+  if (texts.size > 0) keptMembers.set(obj, texts);
 }

@@ -370,6 +370,15 @@ test('TraceConfig numbers decode as Go integers: limit is an int, reexec a uint6
   assert.deepEqual(await error('{"reexec":-1}'), bad('number -1 into Go struct field TraceConfig.Reexec of type uint64'));
   assert.deepEqual(await error('{"REEXEC":0.5}'), bad('number 0.5 into Go struct field TraceConfig.Reexec of type uint64'));
   assert.deepEqual(await error('{"reexec":100000000000000000000}'), bad('number 100000000000000000000 into Go struct field TraceConfig.Reexec of type uint64'));
+  // Go reads the literal as sent: an exponent or a fraction part is refused even when it spells an
+  // integer, one past a type's maximum is refused though its double equals the maximum's, and a
+  // duplicated key is judged by its last value (JSON.parse's and Go's).
+  assert.deepEqual(await error('{"limit":1e2}'), bad('number 1e2 into Go struct field TraceConfig.Limit of type int'));
+  assert.deepEqual(await error('{"limit":1.0}'), bad('number 1.0 into Go struct field TraceConfig.Limit of type int'));
+  assert.deepEqual(await error('{"limit":9223372036854775808}'), bad('number 9223372036854775808 into Go struct field TraceConfig.Limit of type int'));
+  assert.deepEqual(await error('{"reexec":18446744073709551616}'), bad('number 18446744073709551616 into Go struct field TraceConfig.Reexec of type uint64'));
+  assert.deepEqual(await error('{"limit":5,"limit":2E1}'), bad('number 2E1 into Go struct field TraceConfig.Limit of type int'));
+  assert.equal(await error('{"limit":1e2,"limit":7,"disableStack":true}'), undefined);
   // The extremes of the types are accepted.
   for (const cfg of ['{"limit":-0,"disableStack":true}', '{"limit":9223372036854775807,"disableStack":true}', '{"limit":-9223372036854775808,"disableStack":true}', '{"reexec":18446744073709551615,"disableStack":true}', '{"reexec":0}']) {
     assert.equal(await error(cfg), undefined, cfg);
