@@ -51,6 +51,16 @@ contract Reader {
   }
 }
 
+contract CodeReader {
+  // EXTCODEHASH, EXTCODESIZE + EXTCODECOPY, EXTCODESIZE, then SELFDESTRUCT to a fourth account.
+  function run() external {
+    bytes32 h = address(0xaaaa).codehash;
+    bytes memory c = address(0xbbbb).code;
+    uint256 n = address(0xcccc).code.length;
+    if (h == bytes32(0) && c.length + n == 0) selfdestruct(payable(address(0xdddd)));
+  }
+}
+
 contract Creator {
   uint256 public x;
   constructor(Store s) { x = s.sum(2); }
@@ -60,6 +70,7 @@ const src = { 'AccessList.sol': SOURCE };
 const STORE = compile(src, 'Store');
 const READER = compile(src, 'Reader');
 const CREATOR = compile(src, 'Creator');
+const CODE_READER = compile(src, 'CodeReader');
 
 const { rpc } = useDevNode();
 const FROM = DEV_ADDRS[0];
@@ -170,6 +181,18 @@ test('precompiles called are not listed; other accounts called or whose balance 
     { address: '0x0000000000000000000000000000000000001234', storageKeys: [] },
     { address: '0x0000000000000000000000000000000000005678', storageKeys: [] },
   ]);
+});
+
+test('EXTCODEHASH, EXTCODECOPY, EXTCODESIZE and SELFDESTRUCT list the account they name', async () => {
+  const codeReader = await deploy(CODE_READER.bytecode);
+  const data = encodeFunctionData({ abi: CODE_READER.abi, functionName: 'run' });
+  const out = await rpc('eth_createAccessList', [{ from: FROM, to: codeReader, data }]);
+  assert.equal(out.error, undefined);
+  // (Sorted: the optimizer chooses the order of these reads.)
+  assert.deepEqual(
+    [...out.accessList].sort((x: { address: string }, y: { address: string }) => x.address.localeCompare(y.address)),
+    ['0xaaaa', '0xbbbb', '0xcccc', '0xdddd'].map((a) => ({ address: '0x' + a.slice(2).padStart(40, '0'), storageKeys: [] })),
+  );
 });
 
 test('a create (no `to`): the created address is not listed for itself, its slots and the accounts its init code touches are', async () => {
