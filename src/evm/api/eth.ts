@@ -1,6 +1,6 @@
 // eth_* / net_* / web3_* methods, grouped by the `eth-apis` service that registers them (§1.2).
 import { RLP } from '@ethereumjs/rlp';
-import { createAddressFromString } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, createAddressFromString, generateAddress } from '@ethereumjs/util';
 import { getMerkleStateProof } from '@ethereumjs/statemanager';
 import { RpcError, goKind as jsonKind, type RpcMethod } from '../rpc/server.js';
 import { keccak256 } from '../crypto.js';
@@ -29,6 +29,8 @@ import { CallPrecheckError, EvmBackend, ZERO_ADDRESS_HEX, accountsCall, doCallEr
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
 import { revertMessage } from '../tracers/errors.js';
+import { activePrecompileAddresses } from '../precompiles/index.js';
+import { AccessListTracer, type AccessTupleJSON } from './accessListTracer.js';
 
 export type MethodTable = Map<string, RpcMethod>;
 
@@ -261,30 +263,37 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     // fees, value and chain id (its errors answered as they are).
     const filled = await be.setDefaults({ ...args, gas: args.gas ?? be.config.rpcGasCap });
     const from = filled.from.toLowerCase();
-    // geth's tracer starts from the given list without `from` and `to` (unless they name slots).
-    let list = startAccessList(args.accessList ?? [], [from, args.to ?? '']);
+    // geth's AccessList: the tracer leaves out the sender, the recipient (for a create the address
+    // created) and the active precompiles, unless they name slots.
+    const to = args.to ?? hexD(generateAddress(hexToBytes(from), bigIntToUnpaddedBytes(filled.nonce)));
+    const ts = b.header.timestamp;
+    const precompiles = activePrecompileAddresses(be.chain.commons.get(be.chain.forkAt(ts)), be.consensus.isGraniteAt(ts));
+    const excluded = new Set([from, to, ...precompiles]);
     // A failed check of the state transition is wrapped with the hash of the unsigned tx geth's
     // args.toTransaction() builds from the filled args and the list of that round.
-    const run = (opts: { trace?: () => void } = {}) =>
-      be.call({ ...filled, accessList: list }, b, opts).catch((e) => {
-        if (!(e instanceof CallPrecheckError)) throw e;
-        const hash = hexD(keccak256(be.toTransaction({ ...filled, accessList: list }).serialize()));
-        throw new RpcError(-32000, `failed to apply transaction: ${hash} err: ${e.message}`);
-      });
-    // geth iterates until the access list is stable; one tracing pass plus a confirming run.
-    let out = await run({ trace: () => {} });
-    for (let k = 0; k < 3; k++) {
-      const touched = out.result?.accessList ?? [];
-      const next = touched
-        .filter((e) => e.address.toLowerCase() !== from && e.address.toLowerCase() !== args.to?.toLowerCase())
-        .map((e) => ({ address: e.address.toLowerCase(), storageKeys: e.storageKeys }));
-      if (JSON.stringify(next) === JSON.stringify(list)) break;
-      list = next;
-      out = await run();
+    const run = (list: AccessTupleJSON[], tracer: AccessListTracer) =>
+      be
+        .call({ ...filled, accessList: list }, b, { trace: (vm) => tracer.attach(vm.evm) })
+        .catch((e) => {
+          if (!(e instanceof CallPrecheckError)) throw e;
+          const hash = hexD(keccak256(be.toTransaction({ ...filled, accessList: list }).serialize()));
+          throw new RpcError(-32000, `failed to apply transaction: ${hash} err: ${e.message}`);
+        })
+        .finally(() => tracer.detach());
+    // Each round runs the message with the list so far (the tracer starts from it and adds what
+    // the run touches) until a round adds nothing; that round's list and gas are the answer.
+    let prev = new AccessListTracer(args.accessList ?? [], excluded);
+    for (;;) {
+      const list = prev.accessList();
+      const tracer = new AccessListTracer(list, excluded);
+      const out = await run(list, tracer);
+      if (tracer.equal(prev)) {
+        const res: Record<string, unknown> = { accessList: list, gasUsed: hexQ(out.gasUsed) };
+        if (out.error) res.error = out.reverted ? 'execution reverted' : out.error;
+        return res;
+      }
+      prev = tracer;
     }
-    const res: Record<string, unknown> = { accessList: list, gasUsed: hexQ(out.gasUsed) };
-    if (out.error) res.error = out.reverted ? 'execution reverted' : out.error;
-    return res;
   });
   bc.set('eth_feeConfig', (p) => {
     const spec = blockSpec(p, 0, true);
@@ -481,21 +490,4 @@ export function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
   out.set(signature, 0);
   out[64] = recid + 27;
   return out;
-}
-
-/**
- * geth's NewAccessListTracer(list, from, to, precompiles).AccessList(): one entry per address with
- * its slots merged; an excluded address only when it names slots. (geth walks a map, so its order
- * is random; this keeps the given one. Precompiles are not excluded here.)
- */
-function startAccessList(given: { address: string; storageKeys: string[] }[], excluded: string[]): { address: string; storageKeys: string[] }[] {
-  const m = new Map<string, Set<string>>();
-  for (const e of given) {
-    if (!excluded.includes(e.address) || e.storageKeys.length) {
-      const keys = m.get(e.address) ?? new Set<string>();
-      for (const k of e.storageKeys) keys.add(k);
-      m.set(e.address, keys);
-    }
-  }
-  return [...m].map(([address, keys]) => ({ address, storageKeys: [...keys] }));
 }

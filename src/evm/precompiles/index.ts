@@ -32,7 +32,7 @@ import { warpPrecompile } from './warp.js';
 export * from './addresses.js';
 export { Role, roleName, readRole } from './allowlist.js';
 export type { PrecompileEnv, PrecompileRules } from './runtime.js';
-export { txInvalidation } from './runtime.js';
+export { activePrecompileAddresses, txInvalidation } from './runtime.js';
 export { addressedCallBytes, unsignedMessageBytes, warpMessageID, SEND_WARP_MESSAGE_TOPIC } from './warp.js';
 
 const IMPLEMENTATIONS: ReadonlyMap<string, PrecompileFunc> = new Map([

@@ -239,12 +239,27 @@ export function wireEVM(
   // P256Verify from Granite: a regular (pre-warmed) precompile. From Etna (EIP-4844 in the EVM's Cancun),
   // KZG point evaluation: the package's, with a KZG loaded on its first call (kzg.ts).
   // (_customPrecompiles is also what ethereumjs re-reads on a hardfork change.)
-  const custom: CustomPrecompile[] = [];
-  if (evm.common.isActivatedEIP(4844)) custom.push({ address: KZG_POINT_EVALUATION_ADDRESS, function: kzgPointEvaluation() });
-  if (rules.isGranite) custom.push({ address: new Address(fromHex(P256_VERIFY_ADDRESS)), function: p256Verify() });
+  const custom = customPrecompiles(evm.common, rules.isGranite);
   const inner = evm as unknown as { _customPrecompiles?: CustomPrecompile[]; _precompiles: Map<string, PrecompileFunc> };
   inner._customPrecompiles = custom;
   inner._precompiles = getActivePrecompiles(evm.common, custom);
+}
+
+/** The precompiles ethereumjs' own list lacks or runs differently under a rule set (see wireEVM). */
+function customPrecompiles(common: EVM['common'], isGranite: boolean): CustomPrecompile[] {
+  const custom: CustomPrecompile[] = [];
+  if (common.isActivatedEIP(4844)) custom.push({ address: KZG_POINT_EVALUATION_ADDRESS, function: kzgPointEvaluation() });
+  if (isGranite) custom.push({ address: new Address(fromHex(P256_VERIFY_ADDRESS)), function: p256Verify() });
+  return custom;
+}
+
+/**
+ * geth's vm.ActivePrecompiles(rules) (lower-case 0x addresses): the precompiles wireEVM gives an
+ * EVM of `common` — the fork's, with P256Verify from Granite — and that EIP-2929 pre-warms. The
+ * stateful precompiles are not among them (reference §8.1).
+ */
+export function activePrecompileAddresses(common: EVM['common'], isGranite: boolean): string[] {
+  return [...getActivePrecompiles(common, customPrecompiles(common, isGranite)).keys()].map((k) => '0x' + k);
 }
 
 /** The text of a DELEGATECALL/CALLCODE invalidation hit during the last top-level message, if any. */
