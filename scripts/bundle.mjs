@@ -166,6 +166,13 @@ await build({ ...commonJS, entryPoints: [join(root, 'dist/src/cli.js')], outfile
 await build({ ...commonJS, entryPoints: [join(root, 'dist/src/index.js')], outfile: join(root, 'dist/powder.lib.cjs') });
 await writeLibraryEntry();
 
+/**
+ * The V8 flags the snapshot is built and started with (bin/powder passes the same; a snapshot
+ * loads only under its own flags): bin/powder.js's heap flag, given on the command line since a
+ * restored process has its heap before any of its JavaScript runs.
+ */
+const SNAPSHOT_NODE_FLAGS = ['--heap-growing-percent=50'];
+
 await makeCodeCache('cli');
 await makeCodeCache('library');
 await makeStartupSnapshot();
@@ -186,7 +193,7 @@ async function makeStartupSnapshot() {
   rmSync(stamp, { force: true });
   const env = { ...process.env };
   delete env.NODE_OPTIONS; // flags would be part of the snapshot, and bin/powder starts without
-  const r = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', join(root, 'scripts/snapshot.cjs')], { env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, '--build-snapshot', join(root, 'scripts/snapshot.cjs')], { env, encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0 || !existsSync(blob)) {
     rmSync(blob, { force: true });
     const lines = `${r.error?.message ?? ''}\n${r.stderr ?? ''}`.split('\n').filter((l) => /\S/.test(l) && !/Warning|may still work|issue tracker|--trace-warnings/.test(l));

@@ -99,8 +99,6 @@ bundle.exports.rehearseStart(dataDir).then(
 );
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
-  // As bin/powder.js (it says why); flags given to node itself would not match the snapshot.
-  v8.setFlagsFromString('--heap-growing-percent=50');
   realHttp = require('node:http');
   Object.setPrototypeOf(ServerResponsePlaceholder, realHttp.ServerResponse);
   Object.setPrototypeOf(ServerResponsePlaceholder.prototype, realHttp.ServerResponse.prototype);
