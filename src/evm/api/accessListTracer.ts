@@ -9,16 +9,13 @@
 // the active precompiles). geth keeps Go maps, so its JSON order is random; here addresses and
 // their slots keep the order of first touch, after the list the tracer started from.
 //
-// How it listens: not with `step` events — ethereumjs builds an event per step when one listens
-// (copies of the stack and memory), which made a 5,000,000-gas loop take ~11 s instead of ~0.2 s.
-// Instead, while attached, the entries of those eleven opcodes in the EVM's own opcode table (one
-// per EVM instance, the VM of the run) have their gas handler — which every one of them has from
-// Berlin on and which runs first in the interpreter's step, before any gas is charged — wrapped to
-// record the stack first; detach puts the originals back. Other runs never see the wrappers.
+// It listens through src/evm/opcodeHooks.ts (not `step` events, which made a 5,000,000-gas loop
+// take ~11 s instead of ~0.2 s): the stack is read before each recorded opcode's gas is computed.
 //
 // (runTx's `reportAccessList` is not geth's list: it reports the journal's warm set, which also
 // holds the sender, the recipient, the coinbase, every precompile, addresses created and the
 // list given, and it does not know which opcode touched what.)
+import { hookOpcodes, type HookedRunState } from '../opcodeHooks.js';
 
 export interface AccessTupleJSON {
   address: string;
@@ -37,16 +34,6 @@ const CALLCODE = 0xf2;
 const DELEGATECALL = 0xf4;
 const STATICCALL = 0xfa;
 const RECORDED = [SLOAD, SSTORE, BALANCE, EXTCODESIZE, EXTCODECOPY, EXTCODEHASH, SELFDESTRUCT, CALL, CALLCODE, DELEGATECALL, STATICCALL];
-
-/** What of an @ethereumjs/evm run state and opcode table entry the recording reads. */
-interface RunStateLike {
-  stack: { length: number; peek(n: number): bigint[] };
-  interpreter: { getAddress(): { toString(): string } };
-}
-interface OpEntry {
-  opcodeInfo: { code: number; dynamicGas: boolean };
-  gasHandler?: (rs: RunStateLike, gas: bigint, common: unknown) => unknown;
-}
 
 const addressOf = (v: bigint) => '0x' + (v & ((1n << 160n) - 1n)).toString(16).padStart(40, '0');
 const wordOf = (v: bigint) => '0x' + v.toString(16).padStart(64, '0');
@@ -82,7 +69,7 @@ export class AccessListTracer {
   }
 
   /** What the opcode `code` records, from the stack before it runs. */
-  private record(code: number, rs: RunStateLike): void {
+  private record(code: number, rs: HookedRunState): void {
     const n = rs.stack.length;
     switch (code) {
       case SLOAD:
@@ -107,28 +94,8 @@ export class AccessListTracer {
 
   /** Starts recording the runs of `evm` (the VM's EVM; see the top of the file). */
   attach(evm: object): void {
-    const table = (evm as { _opcodeMap?: (OpEntry | undefined)[] })._opcodeMap;
-    if (!Array.isArray(table)) throw new Error('eth_createAccessList: the EVM has no opcode table');
     this.detach();
-    const restore: (() => void)[] = [];
-    for (const code of RECORDED) {
-      const entry = table[code];
-      // An opcode the fork does not define has INVALID's entry; one without a gas handler
-      // (before Berlin) cannot be recorded before it runs — no Subnet-EVM fork is.
-      if (!entry || entry.opcodeInfo.code !== code || !entry.opcodeInfo.dynamicGas || !entry.gasHandler) continue;
-      const original = entry.gasHandler;
-      const record = (rs: RunStateLike) => this.record(code, rs);
-      entry.gasHandler = function (this: unknown, rs: RunStateLike, gas: bigint, common: unknown) {
-        record(rs);
-        return original.call(this, rs, gas, common);
-      };
-      restore.push(() => {
-        entry.gasHandler = original;
-      });
-    }
-    this.stop = () => {
-      for (const r of restore) r();
-    };
+    this.stop = hookOpcodes(evm, RECORDED, { before: (code, rs) => this.record(code, rs) });
   }
 
   /** Stops recording (the opcode table's own handlers again). */

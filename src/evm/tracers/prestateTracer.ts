@@ -8,7 +8,8 @@
 // the value sent, and it adds them back; here the sender and the recipient are read at runTx's
 // `beforeTx`, before any of it, which gives the same pre-transaction values directly.
 import { Address, bigIntToUnpaddedBytes, generateAddress, generateAddress2, setLengthLeft } from '@ethereumjs/util';
-import { listen, type InterpreterStep, type Message, type TracedEVM, type TracedState, type TracedTx, type TracedVM, type Tracer } from './types.js';
+import { hookOpcodes, visibleMemory, type HookedRunState } from '../opcodeHooks.js';
+import { listen, type Message, type TracedEVM, type TracedState, type TracedTx, type TracedVM, type Tracer } from './types.js';
 
 export interface PrestateTracerConfig {
   diffMode: boolean;
@@ -38,6 +39,8 @@ const MEMORY_PAD_LIMIT = 1024 * 1024;
 const SLOAD = 0x54, SSTORE = 0x55, CREATE = 0xf0, CREATE2 = 0xf5, SELFDESTRUCT = 0xff;
 const ACCOUNT_OPS = new Set([0x31 /* BALANCE */, 0x3b /* EXTCODESIZE */, 0x3c /* EXTCODECOPY */, 0x3f /* EXTCODEHASH */, SELFDESTRUCT]);
 const CALL_OPS = new Set([0xf1 /* CALL */, 0xf2 /* CALLCODE */, 0xf4 /* DELEGATECALL */, 0xfa /* STATICCALL */]);
+/** The opcodes the tracer hooks (src/evm/opcodeHooks.ts: not every step, as a `step` listener would). */
+const HOOKED = [SLOAD, SSTORE, CREATE, CREATE2, ...ACCOUNT_OPS, ...CALL_OPS];
 
 export class PrestateTracer implements Tracer {
   private readonly pre = new Map<string, State>();
@@ -87,29 +90,33 @@ export class PrestateTracer implements Tracer {
     });
   };
 
-  private readonly onStep = (s: InterpreterStep, resolve: () => void) => {
-    const op = s.opcode.code;
-    // geth hears an opcode only once its gas is paid (one that runs out of gas is a fault).
-    if (s.gasLeft < (s.opcode.dynamicFee ?? BigInt(s.opcode.fee))) return resolve();
-    const st = s.stack;
-    const n = st.length;
+  /** An opcode of HOOKED, its gas known and payable: the lookups geth's CaptureState makes. */
+  private readonly onOpcode = (op: number, rs: HookedRunState): Promise<void> | undefined => {
+    const n = rs.stack.length;
+    const here = rs.interpreter.getAddress() as Address;
     let lookup: (() => Promise<void>) | undefined;
-    if (n >= 1 && (op === SLOAD || op === SSTORE)) lookup = () => this.lookupStorage(s.address, word(st[n - 1]));
+    if (n >= 1 && (op === SLOAD || op === SSTORE)) lookup = () => this.lookupStorage(here, word(rs.stack.peek(1)[0]!));
     else if (n >= 1 && ACCOUNT_OPS.has(op)) {
-      if (op === SELFDESTRUCT) this.deleted.add(s.address.toString());
-      lookup = () => this.lookupAccount(addressOf(st[n - 1]));
-    } else if (n >= 5 && CALL_OPS.has(op)) lookup = () => this.lookupAccount(addressOf(st[n - 2]));
-    else if (op === CREATE) {
+      if (op === SELFDESTRUCT) this.deleted.add(here.toString());
+      const target = addressOf(rs.stack.peek(1)[0]!);
+      lookup = () => this.lookupAccount(target);
+    } else if (n >= 5 && CALL_OPS.has(op)) {
+      const target = addressOf(rs.stack.peek(2)[1]!);
+      lookup = () => this.lookupAccount(target);
+    } else if (op === CREATE) {
       lookup = async () => {
-        const nonce = (await this.sm!.getAccount(s.address))?.nonce ?? 0n;
-        await this.lookupCreated(new Address(generateAddress(s.address.bytes, bigIntToUnpaddedBytes(nonce))));
+        const nonce = (await this.sm!.getAccount(here))?.nonce ?? 0n;
+        await this.lookupCreated(new Address(generateAddress(here.bytes, bigIntToUnpaddedBytes(nonce))));
       };
     } else if (n >= 4 && op === CREATE2) {
-      const init = memoryCopyPadded(s.memory, st[n - 2], st[n - 3]);
-      if (init !== undefined) lookup = () => this.lookupCreated(new Address(generateAddress2(s.address.bytes, setLengthLeft(bigIntToUnpaddedBytes(st[n - 4]), 32), init)));
+      const [, offset, size, salt] = rs.stack.peek(4) as [bigint, bigint, bigint, bigint];
+      const init = memoryCopyPadded(visibleMemory(rs), offset, size);
+      if (init !== undefined) lookup = () => this.lookupCreated(new Address(generateAddress2(here.bytes, setLengthLeft(bigIntToUnpaddedBytes(salt), 32), init)));
     }
-    if (lookup) this.guarded(resolve, lookup);
-    else resolve();
+    // A failed read is answered by result(); the run goes on.
+    return lookup?.().catch((e) => {
+      this.failure ??= e;
+    });
   };
 
   private async lookupCreated(a: Address): Promise<void> {
@@ -142,9 +149,11 @@ export class PrestateTracer implements Tracer {
     this.evm = evm;
     this.sm = evm.stateManager;
     vm?.events.on('beforeTx', this.onBeforeTx);
-    const off = listen(evm, { step: this.onStep, beforeMessage: this.onBefore });
+    const off = listen(evm, { beforeMessage: this.onBefore });
+    const unhook = hookOpcodes(evm, HOOKED, { paid: this.onOpcode });
     this.unlisten = () => {
       off();
+      unhook();
       vm?.events.off('beforeTx', this.onBeforeTx);
     };
   }
