@@ -24,7 +24,12 @@ export function memberLiteral(obj: object, key: string): string | undefined {
 
 const hasNumber = (arr: unknown): arr is unknown[] => Array.isArray(arr) && arr.some((v) => typeof v === 'number');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasNumberMember = (v: unknown): v is Record<string, unknown> => isObject(v) && Object.values(v).some((m) => typeof m === 'number');
+/** (Asked of every object param, e.g. each eth_call's call object: no array built.) */
+function hasNumberMember(v: unknown): v is Record<string, unknown> {
+  if (!isObject(v)) return false;
+  for (const k in v) if (typeof v[k] === 'number') return true;
+  return false;
+}
 /** A params array with a number in it, or in an array or object directly inside it. */
 const hasParamNumber = (params: unknown): params is unknown[] =>
   Array.isArray(params) && params.some((v) => typeof v === 'number' || hasNumber(v) || hasNumberMember(v));
