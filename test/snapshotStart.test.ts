@@ -141,6 +141,20 @@ test('bin/powder from the snapshot: every process makes its own node identity', 
   }
 });
 
+test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number', async () => {
+  const arenas = (s: Started) => /(?:^|\0)MALLOC_ARENA_MAX=([^\0]*)/.exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
+  for (const [env, want] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '8' }, '8'], [{ MALLOC_ARENA_MAX: undefined, POWDER_SNAPSHOT: 'off' }, '2']] as const) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'powder-arena-'));
+    const s = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${dataDir}`], env);
+    try {
+      assert.equal(arenas(s), want, JSON.stringify(env));
+    } finally {
+      await stop(s);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+});
+
 test('bin/powder starts from bin/powder.js with NODE_OPTIONS (V8 flags must match a snapshot) or POWDER_SNAPSHOT=off', async () => {
   for (const env of [{ NODE_OPTIONS: '--max-old-space-size=512' }, { POWDER_SNAPSHOT: 'off' }]) {
     const dataDir = mkdtempSync(join(tmpdir(), 'powder-snap-off-'));
