@@ -19,8 +19,12 @@ import type { StateStore } from './state.js';
 
 const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const EMPTY = new Uint8Array(0);
-/** Entries a reader keeps before it starts over (memory bound; a miss only costs a trie read). */
-const MAX_READER_ENTRIES = 100_000;
+/**
+ * Entries a reader keeps before it starts over (memory bound; a miss only costs a flat-cache
+ * lookup or a trie read). Each slot entry keeps ~150 bytes of heap; calls that each read a new
+ * slot (a new holder per balanceOf) fill it, and a reader outlives the head it was made for.
+ */
+const MAX_READER_ENTRIES = 16_384;
 
 /** What one state root contains, read once and kept (content addressing: it never changes). */
 export class StateReader {
@@ -58,7 +62,11 @@ export class StateReader {
       let rlp = this.store.flat.get(rootHex, slotHex);
       if (rlp === undefined) {
         rlp = trieGet(storageRoot, keccak256(slot), this.getNode, this.store.trieNodes);
-        this.store.flat.set(rootHex, slotHex, rlp);
+        // Only a value found goes to the shared flat cache: its entries stay until it holds
+        // 200,000 (old roots are dropped only then), so the absences a stream of calls reads
+        // (~190 bytes each: a new holder per balanceOf) would stay alive long after the contract's
+        // storage root has moved on. This reader remembers them for its own root.
+        if (rlp !== null) this.store.flat.set(rootHex, slotHex, rlp);
       }
       v = rlp === null ? EMPTY : (RLP.decode(rlp) as Uint8Array);
       this.bound(this.slots);
