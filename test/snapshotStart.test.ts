@@ -193,3 +193,38 @@ test('bin/powder through a link (npm\'s node_modules/.bin) uses the snapshot; a 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('npm start\'s launcher (scripts/start.cjs) runs bin/powder, and Ctrl+C stops both with the node\'s exit code', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-npm-start-'));
+  // Its own process group, as a terminal's foreground job: Ctrl+C signals every process in it.
+  const launcher = spawn(process.execPath, [join(ROOT, 'scripts/start.cjs'), '--http-port=0', '--log-display-level=off', '--db-type=memdb', `--data-dir=${dataDir}`], { cwd: tmpdir(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+  try {
+    let out = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
+      launcher.stdout!.on('data', (d) => {
+        out += d;
+        const m = /^Powder: a local Avalanche node \((http:\/\/[^)]+)\)$/m.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
+      });
+    });
+    const [child] = readFileSync(`/proc/${launcher.pid}/task/${launcher.pid}/children`, 'utf8').trim().split(/\s+/);
+    const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+    assert.ok(cmdline.includes('--snapshot-blob') && cmdline.includes(`--data-dir=${dataDir}`), cmdline.join(' '));
+    assert.equal((await rpc(`${url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
+    process.kill(-launcher.pid!, 'SIGINT');
+    assert.equal(await exited, 0);
+    assert.ok(!existsSync(`/proc/${child}/cmdline`) || readFileSync(`/proc/${child}/cmdline`, 'utf8') === '', 'the node has exited');
+  } finally {
+    try {
+      process.kill(-launcher.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
