@@ -27,7 +27,7 @@ import {
 } from './args.js';
 import { CallPrecheckError, EvmBackend, ZERO_ADDRESS_HEX, accountsCall, doCallError, type CallArgs, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { hexD, hexQ, receiptJSON, txJSON } from './format.js';
+import { gethTxJSON, hexD, hexQ, receiptJSON, txJSON } from './format.js';
 import { revertMessage } from '../tracers/errors.js';
 import { activePrecompileAddresses } from '../precompiles/index.js';
 import { AccessListTracer, type AccessTupleJSON } from './accessListTracer.js';
@@ -383,12 +383,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const tx = await be.fillTransaction(parseCallArgs(required(p, 0), 0));
     const raw = tx.serialize();
     // Unsigned: geth's tx.Hash() is the hash of this encoding (V, R and S zero).
-    const j = txJSON(tx, '0x0000000000000000000000000000000000000000', undefined, keccak256(raw));
-    delete j.blockHash;
-    delete j.blockNumber;
-    delete j.from;
-    delete j.transactionIndex;
-    return { raw: hexD(raw), tx: j };
+    return { raw: hexD(raw), tx: gethTxJSON(tx, keccak256(raw)) };
   });
   itx.set('eth_sign', (p) => {
     const a = address(required(p, 0), 0);
@@ -407,7 +402,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     // geth checks the fee cap on the filled tx, before signing.
     const tx = await be.fillTransaction({ ...args, from }, true);
     const wallet = accountsCall(() => be.accountManager.find(from));
-    return signTransactionResult(tx.sign(accountsCall(() => be.accountManager.unlockedKey(wallet))), from);
+    return signTransactionResult(tx.sign(accountsCall(() => be.accountManager.unlockedKey(wallet))));
   });
   itx.set('eth_pendingTransactions', () => {
     const out: unknown[] = [];
@@ -474,8 +469,9 @@ export function isBlobTransaction(raw: unknown): boolean {
 }
 
 /** eth_signTransaction's (and personal_signTransaction's) answer: `{raw, tx}`. */
-export function signTransactionResult(tx: TypedTransaction, from: string): { raw: string; tx: Record<string, unknown> } {
-  return { raw: hexD(tx.serialize()), tx: txJSON(tx, from) };
+/** geth's SignTransactionResult: the raw tx and types.Transaction's JSON of it. */
+export function signTransactionResult(tx: TypedTransaction): { raw: string; tx: Record<string, unknown> } {
+  return { raw: hexD(tx.serialize()), tx: gethTxJSON(tx) };
 }
 
 /** accounts.TextHash: keccak256("\x19Ethereum Signed Message:\n" + len(data) + data). */

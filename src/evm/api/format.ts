@@ -54,6 +54,38 @@ export function txJSON(tx: TypedTransaction, from: string, loc?: TxLocation, has
   return out;
 }
 
+/**
+ * geth's types.Transaction JSON (core/types/transaction_marshalling.go `txJSON`): the `tx` of
+ * eth_signTransaction, personal_signTransaction and eth_fillTransaction (SignTransactionResult),
+ * unlike RPCTransaction with no `from` or block fields. Go writes the struct's fields in their
+ * order; `gasPrice`, `maxPriorityFeePerGas` and `maxFeePerGas` have no omitempty, so the ones a
+ * type lacks are null; a legacy tx has `chainId` only when replay-protected (V other than 0, 1,
+ * 27, 28). `hash`: as for txJSON.
+ */
+export function gethTxJSON(tx: TypedTransaction, hash?: Uint8Array): Record<string, unknown> {
+  const t = tx as unknown as Record<string, unknown>;
+  const v = tx.v ?? 0n;
+  const legacy = tx.type === 0;
+  const out: Record<string, unknown> = { type: hexQ(tx.type) };
+  if (!legacy) out.chainId = hexQ(tx.common.chainId());
+  else if (v > 255n || (v !== 0n && v !== 1n && v !== 27n && v !== 28n)) out.chainId = hexQ(v >= 35n ? (v - 35n) / 2n : 0n);
+  out.nonce = hexQ(tx.nonce);
+  out.to = tx.to ? tx.to.toString() : null;
+  out.gas = hexQ(tx.gasLimit);
+  out.gasPrice = tx.type === 0 || tx.type === 1 ? hexQ(t.gasPrice as bigint) : null;
+  out.maxPriorityFeePerGas = tx.type === 2 ? hexQ(t.maxPriorityFeePerGas as bigint) : null;
+  out.maxFeePerGas = tx.type === 2 ? hexQ(t.maxFeePerGas as bigint) : null;
+  out.value = hexQ(tx.value);
+  out.input = hexD(tx.data);
+  if (!legacy) out.accessList = accessListJSON(tx);
+  out.v = hexQ(v);
+  out.r = hexQ(tx.r ?? 0n);
+  out.s = hexQ(tx.s ?? 0n);
+  if (!legacy) out.yParity = hexQ(v);
+  out.hash = hexD(hash ?? tx.hash());
+  return out;
+}
+
 export function accessListJSON(tx: TypedTransaction): { address: string; storageKeys: string[] }[] {
   const al = (tx as unknown as { accessList?: [Uint8Array, Uint8Array[]][] }).accessList ?? [];
   return al.map(([a, keys]) => ({ address: hexD(a), storageKeys: keys.map(hexD) }));

@@ -205,8 +205,10 @@ test("personal_signTransaction: geth's checks in order, then a transaction signe
   assert.deepEqual(await fails('personal_signTransaction', [good, 'nope']), gethError('could not decrypt key with given password'));
   const r = await rpc('personal_signTransaction', [good, 'testpassword']);
   assert.equal(await recoverTransactionAddress({ serializedTransaction: r.raw as never }), checksumAddress(SPEC));
+  // geth's SignTransactionResult: types.Transaction's JSON, which has no `from`.
   assert.equal(r.tx.nonce, '0x7');
-  assert.equal(r.tx.from, SPEC);
+  assert.equal(r.tx.from, undefined);
+  assert.equal(r.tx.maxFeePerGas, '0x9184e72a000');
   assert.deepEqual(await fails('personal_signTransaction', [good]), paramError('missing value for required argument 1'));
   assert.deepEqual(await fails('personal_signTransaction', [{ ...good, gas: 5 }, 'x']), paramError('invalid argument 0: json: cannot unmarshal non-string into Go struct field TransactionArgs.gas of type hexutil.Uint64'));
 });

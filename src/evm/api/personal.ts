@@ -196,7 +196,7 @@ export function personalMethods(be: EvmBackend): MethodTable {
     // Before signing: the fee the arguments name (maxFeePerGas if given, else gasPrice) × gas.
     be.checkTxFee(args.maxFeePerGas ?? args.gasPrice ?? 0n, args.gas);
     const signed = await signWithPassphrase(args, password);
-    return signTransactionResult(signed, args.from);
+    return signTransactionResult(signed);
   });
 
   m.set('personal_sign', async (p) => {
