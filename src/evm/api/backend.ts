@@ -178,6 +178,9 @@ export function doCallError(e: unknown): unknown {
 }
 
 /** eth_call's answer for a call outcome: the hex return data, or the revert / EVM error thrown. */
+/** The largest account nonce (geth's uint64). */
+const MAX_NONCE = 0xffffffffffffffffn;
+
 function callOutcomeResult(out: CallOutcome): string {
   if (out.reverted) throw revertError(out.returnValue);
   if (out.error) throw new RpcError(-32000, out.error);
@@ -391,6 +394,8 @@ export class EvmBackend {
       timeoutError?: () => Error;
       /** A plain eth_call: may run without runTx when plainCall.ts can run it. */
       plain?: boolean;
+      /** `trace` can answer for a run that never starts a frame (eth_createAccessList's tracer). */
+      framelessTrace?: boolean;
     } = {},
   ): Promise<CallOutcome> {
     const chain = this.chain;
@@ -464,6 +469,12 @@ export class EvmBackend {
     if (acc.balance - mgval < value) throw new CallPrecheckError(`insufficient funds for transfer: address ${checksumAddress(from.toString())}`, gas);
     if (args.to === undefined && tx.data.length > MAX_INITCODE_SIZE && common.isActivatedEIP(3860)) {
       throw new CallPrecheckError(initcodeTooLarge(tx.data.length), gas);
+    }
+    if (args.to === undefined && acc.nonce >= MAX_NONCE && (!opts.trace || opts.framelessTrace)) {
+      // geth's evm.create: a creator at nonce 2^64-1 fails with ErrNonceUintOverflow, its gas
+      // returned (calls skip the nonce checks that would refuse such a transaction first), before
+      // any tracer hears of a frame. ethereumjs would create at nonce 2^64.
+      return { result: undefined, returnValue: new Uint8Array(), gasUsed: intrinsic, error: 'nonce uint64 overflow', reverted: false };
     }
     let vm = session?.vm;
     if (!vm) {

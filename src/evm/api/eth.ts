@@ -273,7 +273,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     // args.toTransaction() builds from the filled args and the list of that round.
     const run = (list: AccessTupleJSON[], tracer: AccessListTracer) =>
       be
-        .call({ ...filled, accessList: list }, b, { trace: (vm) => tracer.attach(vm.evm) })
+        .call({ ...filled, accessList: list }, b, { trace: (vm) => tracer.attach(vm.evm), framelessTrace: true })
         .catch((e) => {
           if (!(e instanceof CallPrecheckError)) throw e;
           const hash = hexD(keccak256(be.toTransaction({ ...filled, accessList: list }).serialize()));

@@ -214,6 +214,12 @@ test('an account whose own nonce is 2^64-1: calls run (SkipAccountChecks), its t
   const msg = { from, to: ADDR0, value: '0x1' };
   assert.equal((await call('eth_call', [msg])).result, '0x');
   assert.equal((await call('eth_estimateGas', [msg])).result, '0x5208');
+  // A creation from it: geth's evm.create refuses the nonce overflow (ErrNonceUintOverflow),
+  // returning the gas, so only the intrinsic gas is used (53,000 + 2 zero bytes + 1 initcode word).
+  const create = { from, data: '0x0000' };
+  await expectError('eth_call', [create], 'nonce uint64 overflow');
+  await expectError('eth_estimateGas', [create], 'nonce uint64 overflow');
+  assert.deepEqual((await call('eth_createAccessList', [create])).result, { accessList: [], error: 'nonce uint64 overflow', gasUsed: toHex(53_000n + 8n + 2n) });
   const hash = (await call('eth_sendTransaction', [msg])).result;
   assert.match(hash, /^0x[0-9a-f]{64}$/);
   // Another sender's tx is mined; this one stays pending (the builder skips it, as geth's miner).
