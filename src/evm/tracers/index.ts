@@ -66,8 +66,9 @@ function namedTracer(name: string, tc: unknown): Tracer {
       // A map of tracer name (exact: Go map keys) → that tracer's config.
       return new MuxTracer(Object.entries(decode('map[string]json.RawMessage')).map(([n, c]) => [n, namedTracer(n, c)]));
   }
-  decode('native.config');
   switch (name) {
+    // geth's newNoopTracer and newFourByteTracer take their config as `_ json.RawMessage`: any
+    // JSON is accepted and ignored.
     case 'noopTracer':
       return new NoopTracer();
     case '4byteTracer':

@@ -252,6 +252,11 @@ test('noop and 4byte tracers', async () => {
   const r = await trace('4byteTracer', {}, caller, C.caller, 'callSet', [storage.toString(), 1]);
   const sel = (c: Compiled, f: string) => iface(c).getFunction(f)!.selector;
   assert.deepEqual(r, { [`${sel(C.caller, 'callSet')}-64`]: 1, [`${sel(C.storage, 'get')}-0`]: 1, [`${sel(C.storage, 'set')}-32`]: 1 });
+  // Their constructors ignore the config (`_ json.RawMessage`), whatever JSON it is.
+  for (const tracerConfig of [5, 'x', [1], true, { onlyTopCall: 'yes' }]) {
+    assert.deepEqual(await trace('noopTracer', { tracerConfig }, storage, C.storage, 'get'), {}, JSON.stringify(tracerConfig));
+    assert.deepEqual(await trace('4byteTracer', { tracerConfig }, caller, C.caller, 'callSet', [storage.toString(), 1]), r, JSON.stringify(tracerConfig));
+  }
 });
 
 test('bad tracer names and configs give geth errors', () => {
