@@ -31,11 +31,15 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Runs `program` (the launcher, or a link to it) and waits for the banner's URL. */
-async function launch(program: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
+/**
+ * Runs `program` (the launcher, or a link to it; with `via`, `via` with `program` as its first
+ * argument) and waits for the banner's URL. `detached`: in a process group of its own.
+ */
+async function launch(program: string, args: string[], env: Record<string, string | undefined> = {}, opts: { via?: string; detached?: boolean } = {}): Promise<Started> {
   const fullEnv: Record<string, string | undefined> = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete fullEnv[k];
-  const child = spawn(program, ['--http-port=0', '--log-display-level=off', ...args], { cwd: tmpdir(), env: fullEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const argv = ['--http-port=0', '--log-display-level=off', ...args];
+  const child = spawn(opts.via ?? program, opts.via ? [program, ...argv] : argv, { cwd: tmpdir(), env: fullEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let out = '';
   let err = '';
@@ -197,31 +201,18 @@ test('bin/powder through a link (npm\'s node_modules/.bin) uses the snapshot; a 
 test('npm start\'s launcher (scripts/start.cjs) runs bin/powder, and Ctrl+C stops both with the node\'s exit code', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-npm-start-'));
   // Its own process group, as a terminal's foreground job: Ctrl+C signals every process in it.
-  const launcher = spawn(process.execPath, [join(ROOT, 'scripts/start.cjs'), '--http-port=0', '--log-display-level=off', '--db-type=memdb', `--data-dir=${dataDir}`], { cwd: tmpdir(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => launcher.once('exit', (code) => resolve(code)));
+  const s = await launch(join(ROOT, 'scripts/start.cjs'), ['--db-type=memdb', `--data-dir=${dataDir}`], {}, { via: process.execPath, detached: true });
   try {
-    let out = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner in 30 s: ${out}`)), 30_000);
-      launcher.stdout!.on('data', (d) => {
-        out += d;
-        const m = /^Powder: a local Avalanche node \((http:\/\/[^)]+)\)$/m.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]!);
-        }
-      });
-    });
-    const [child] = readFileSync(`/proc/${launcher.pid}/task/${launcher.pid}/children`, 'utf8').trim().split(/\s+/);
+    const [child] = readFileSync(`/proc/${s.child.pid}/task/${s.child.pid}/children`, 'utf8').trim().split(/\s+/);
     const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
     assert.ok(cmdline.includes('--snapshot-blob') && cmdline.includes(`--data-dir=${dataDir}`), cmdline.join(' '));
-    assert.equal((await rpc(`${url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
-    process.kill(-launcher.pid!, 'SIGINT');
-    assert.equal(await exited, 0);
+    assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
+    process.kill(-s.child.pid!, 'SIGINT');
+    assert.equal(await s.exited, 0);
     assert.ok(!existsSync(`/proc/${child}/cmdline`) || readFileSync(`/proc/${child}/cmdline`, 'utf8') === '', 'the node has exited');
   } finally {
     try {
-      process.kill(-launcher.pid!, 'SIGKILL');
+      process.kill(-s.child.pid!, 'SIGKILL');
     } catch {
       // already gone
     }

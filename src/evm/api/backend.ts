@@ -177,10 +177,10 @@ export function doCallError(e: unknown): unknown {
   return e instanceof CallPrecheckError ? new RpcError(-32000, `err: ${e.message} (supplied gas ${e.gas})`) : e;
 }
 
-/** eth_call's answer for a call outcome: the hex return data, or the revert / EVM error thrown. */
 /** The largest account nonce (geth's uint64). */
 const MAX_NONCE = 0xffffffffffffffffn;
 
+/** eth_call's answer for a call outcome: the hex return data, or the revert / EVM error thrown. */
 function callOutcomeResult(out: CallOutcome): string {
   if (out.reverted) throw revertError(out.returnValue);
   if (out.error) throw new RpcError(-32000, out.error);

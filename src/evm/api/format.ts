@@ -68,7 +68,7 @@ export function gethTxJSON(tx: TypedTransaction, hash?: Uint8Array): Record<stri
   const legacy = tx.type === 0;
   const out: Record<string, unknown> = { type: hexQ(tx.type) };
   if (!legacy) out.chainId = hexQ(tx.common.chainId());
-  else if (v > 255n || (v !== 0n && v !== 1n && v !== 27n && v !== 28n)) out.chainId = hexQ(v >= 35n ? (v - 35n) / 2n : 0n);
+  else if (v > 255n || (v !== 0n && v !== 1n && v !== 27n && v !== 28n)) out.chainId = hexQ(v < 1n << 64n ? ((v - 35n) & 0xffffffffffffffffn) / 2n : (v - 35n) / 2n); // deriveChainId, in uint64 below 2^64
   out.nonce = hexQ(tx.nonce);
   out.to = tx.to ? tx.to.toString() : null;
   out.gas = hexQ(tx.gasLimit);

@@ -8,17 +8,8 @@ import { Account, Address, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { StateStore } from './state.js';
 import type { FlatStateManager } from './flat.js';
-import type { KVStore } from '../../db/database.js';
+import { memStore } from './testStore.js';
 
-function memStore(): KVStore {
-  const m = new Map<string, Uint8Array>();
-  return {
-    get: (k: Uint8Array) => m.get(Buffer.from(k).toString('hex')),
-    write: async (ops: [Uint8Array, Uint8Array | null][]) => {
-      for (const [k, v] of ops) v === null ? m.delete(Buffer.from(k).toString('hex')) : m.set(Buffer.from(k).toString('hex'), v);
-    },
-  } as unknown as KVStore;
-}
 
 test('batched flush gives the same roots as MerkleStateManager', async () => {
   const common = createCustomCommon({ chainId: 43210 }, Mainnet, { hardfork: 'cancun' });

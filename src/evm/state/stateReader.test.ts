@@ -6,17 +6,8 @@ import assert from 'node:assert/strict';
 import { Account, Address } from '@ethereumjs/util';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { StateStore } from './state.js';
-import type { KVStore } from '../../db/database.js';
+import { memStore } from './testStore.js';
 
-function memStore(): KVStore {
-  const m = new Map<string, Uint8Array>();
-  return {
-    get: (k: Uint8Array) => m.get(Buffer.from(k).toString('hex')),
-    write: async (ops: [Uint8Array, Uint8Array | null][]) => {
-      for (const [k, v] of ops) v === null ? m.delete(Buffer.from(k).toString('hex')) : m.set(Buffer.from(k).toString('hex'), v);
-    },
-  } as unknown as KVStore;
-}
 
 const slotKey = (i: number) => {
   const b = Buffer.alloc(32);
