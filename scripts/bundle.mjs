@@ -95,6 +95,16 @@ const PACKAGE_PATCHES = [
   },
   ...lazyNobleCurve('bn254', 'bn254', ['G1', 'G2', 'fields'], ['pairingBatch']),
   {
+    // noble's bytesToHex (Node 20 has no Uint8Array.prototype.toHex) adds the string a byte at a
+    // time: a 32-byte word leaves 32 intermediate strings (~1 KB of heap), and ethereumjs turns
+    // the words it reads into BigInts through it (bytesToBigInt) — ~14 KB of garbage per ERC-20
+    // `balanceOf` eth_call, of its ~106 KB. From 16 bytes on, Node's Buffer writes the same
+    // lowercase hex natively; shorter inputs keep the loop (it is faster there).
+    file: /[\\/]@noble[\\/]hashes[\\/]utils\.js$/,
+    find: /\/\/ pre-caching improves the speed 6x\s*let hex = '';/,
+    replace: "if (bytes.length >= 16) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');\n    let hex = '';",
+  },
+  {
     // noble's randomBytes reads `globalThis.crypto`, and Node 20 builds its WebCrypto (a large
     // internal module) on that first read; the curves probe it when they are defined, i.e. while
     // the EVM's modules load (~1–4 ms of every start). node:crypto's randomFillSync, already
