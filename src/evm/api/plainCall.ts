@@ -33,7 +33,8 @@ interface JournalLike {
   commit(): Promise<void>;
   revert(): Promise<void>;
   cleanJournal(): void;
-  addAlwaysWarmAddress(address: string): void;
+  /** Unprefixed address hex → its always-warm slots (what addAlwaysWarmAddress fills). */
+  alwaysWarmJournal: Map<string, Set<string>>;
   putAccount(address: Address, account: Account): Promise<void>;
 }
 
@@ -70,12 +71,17 @@ export async function runPlainCall(vm: VM, tx: TypedTransaction, block: never, c
   await journal.checkpoint();
   try {
     await (vm as unknown as { _emit(topic: string, data: unknown): Promise<void> })._emit('beforeTx', tx);
-    for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address);
-    journal.addAlwaysWarmAddress(caller.toString());
-    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(tx.to!.bytes));
-    if (common.isActivatedEIP(3651)) {
-      journal.addAlwaysWarmAddress(bytesToUnprefixedHex((block as { header: { coinbase: Address } }).header.coinbase.bytes));
-    }
+    // journal.addAlwaysWarmAddress(a) for each, without its hex-prefix regular expression (~25
+    // addresses a call): the keys here are unprefixed already, which stripHexPrefix leaves as they
+    // are, and cleanup() above stopped any access-list reporting it would also feed.
+    const warm = journal.alwaysWarmJournal;
+    const warmUp = (address: string) => {
+      if (!warm.has(address)) warm.set(address, new Set());
+    };
+    for (const address of evm.precompiles.keys()) warmUp(address);
+    warmUp(bytesToUnprefixedHex(caller.bytes));
+    warmUp(bytesToUnprefixedHex(tx.to!.bytes));
+    if (common.isActivatedEIP(3651)) warmUp(bytesToUnprefixedHex((block as { header: { coinbase: Address } }).header.coinbase.bytes));
     const sender = (await vm.stateManager.getAccount(caller)) ?? new Account();
     sender.nonce += 1n;
     await journal.putAccount(caller, sender);
