@@ -75,6 +75,10 @@ test('runInterpreter override: every frame result is the one the package method 
     const gs = g.runState as Record<string, unknown>;
     assert.deepEqual(Object.keys(gs), Object.keys(ws), `${name}: runState keys, in order`);
     for (const k of Object.keys(ws)) assert.deepEqual(comparable(gs[k]), comparable(ws[k]), `${name}: runState.${k}`);
+    // The merged run state is built on first read; a spread of the result (the package's create
+    // path spreads it) still carries it.
+    const spread = { ...g } as Record<string, unknown>;
+    assert.equal(spread.runState, gs, `${name}: runState through a spread`);
     assert.deepEqual(got.createdAddress, want.createdAddress, `${name}: created address`);
   }
 });

@@ -43,6 +43,7 @@ import { KeyStore } from '../keystore/keystore.js';
 import { AccountManager } from '../keystore/manager.js';
 import { KeystoreError } from '../keystore/keyfile.js';
 import { createGethTx, gethTxFromValues } from './gethTx.js';
+import { hex0x } from '../../hexOf.js';
 
 /** The sender geth's TransactionArgs.from() gives when `from` is absent. */
 export const ZERO_ADDRESS_HEX = '0x0000000000000000000000000000000000000000';
@@ -153,7 +154,7 @@ export interface CallOutcome {
   reverted: boolean;
 }
 
-const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+const hex = hex0x;
 
 /** A call error that may not be a function of the call's inputs (never cached). */
 class UnexpectedCallError extends RpcError {}

@@ -14,6 +14,7 @@
 // Results and the call's own errors (reverts, EVM errors, argument checks) are replayed; internal
 // failures are never stored. Entries of old blocks age out (two LRU-like generations,
 // bounded by entries and by size).
+import { hexOf } from '../../hexOf.js';
 import type { CallArgs } from './backend.js';
 
 /** What a call produced: the hex result, or the JSON-RPC error it raised. */
@@ -109,7 +110,7 @@ function encodeValue(v: unknown): string | undefined {
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'bigint') return v.toString(16) + 'n';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (v instanceof Uint8Array) return 'x' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+  if (v instanceof Uint8Array) return 'x' + hexOf(v);
   if (Array.isArray(v)) {
     const parts: string[] = [];
     for (const x of v) {

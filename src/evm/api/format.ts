@@ -1,11 +1,12 @@
 // Wire encodings of blocks, transactions, receipts and logs (geth's RPCMarshal* field sets).
 import type { TypedTransaction } from '@ethereumjs/tx';
+import { hex0x } from '../../hexOf.js';
 import type { Block } from '../chain/blockchain.js';
 import type { StoredLog, StoredReceipt } from '../chain/store.js';
 import { effectiveTip, txFeeCap } from '../txpool/pool.js';
 
 export const hexQ = (n: bigint | number): string => '0x' + n.toString(16);
-export const hexD = (b: Uint8Array): string => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+export const hexD: (b: Uint8Array) => string = hex0x;
 export const hexAddr = (b: Uint8Array): string => hexD(b);
 
 export interface TxLocation {

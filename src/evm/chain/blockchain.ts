@@ -15,6 +15,7 @@ import { EMPTY_ROOT, EMPTY_UNCLE_HASH, decodeHeader, encodeHeader, hashHeader, t
 import type { ChainRulesView } from './consensus.js';
 import { withSender } from './exec.js';
 import { orderedTrieRootSync } from './orderedTrie.js';
+import { hex0x, hexOf } from '../../hexOf.js';
 
 export interface Block {
   hash: Uint8Array;
@@ -26,7 +27,7 @@ export interface Block {
   _txs?: TypedTransaction[];
 }
 
-const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+const hex = hex0x;
 
 /** Which mined transactions keep a hash → block lookup (eth_getTransactionByHash/Receipt). */
 export interface TxIndexConfig {
@@ -235,7 +236,7 @@ export class Blockchain {
    * await): an empty account for an absent one; undefined when it is not cached.
    */
   cachedAccount(b: Block, addrHex: string): Account | undefined {
-    const rlp = this.state.flat.get(Buffer.from(this.stateRootOf(b)).toString('hex'), addrHex.slice(2));
+    const rlp = this.state.flat.get(hexOf(this.stateRootOf(b)), addrHex.slice(2));
     if (rlp === undefined) return undefined;
     return rlp === null ? new Account() : accountFromRLP(rlp);
   }

@@ -4,6 +4,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { encodeRlp } from '../state/nodeRlp.js';
 import type { KVStore } from '../../db/database.js';
+import { hex0x } from '../../hexOf.js';
 
 const enc = (s: string) => Buffer.from(s, 'latin1');
 const K_HEAD = enc('head');
@@ -57,7 +58,7 @@ function bigToBytes(n: bigint): Uint8Array {
   return Buffer.from(h, 'hex');
 }
 function bytesToBig(b: Uint8Array): bigint {
-  return b.length === 0 ? 0n : BigInt('0x' + Buffer.from(b).toString('hex'));
+  return b.length === 0 ? 0n : BigInt(hex0x(b));
 }
 
 export class ChainStore {

@@ -7,6 +7,7 @@
 // present field, with 0x80 for a missing field before it. Ethereum header libraries hash it wrongly.
 import { encode, decode } from '@ethereumjs/rlp';
 import { keccak256 } from '../crypto.js';
+import { hex0x } from '../../hexOf.js';
 
 export interface Header {
   parentHash: Uint8Array;
@@ -58,7 +59,7 @@ export function bigintToBytes(v: bigint): Uint8Array {
 function bytesToBigint(b: Uint8Array, field: string): bigint {
   if (b.length === 0) return 0n;
   if (b[0] === 0) throw new Error(`rlp: non-canonical integer (leading zero bytes) for header field ${field}`);
-  return BigInt('0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex'));
+  return BigInt(hex0x(b));
 }
 
 type Tail = [bigint | undefined, bigint | undefined, bigint | undefined, bigint | undefined, Uint8Array | undefined, bigint | undefined, bigint | undefined];
@@ -156,7 +157,7 @@ export function decodeHeader(bytes: Uint8Array): Header {
 }
 
 const qty = (v: bigint): string => '0x' + v.toString(16);
-const data = (b: Uint8Array): string => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const data: (b: Uint8Array) => string = hex0x;
 
 /**
  * Header JSON as eth_getBlockBy* / eth_getHeaderBy* return it: standard geth fields, the

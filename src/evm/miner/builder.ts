@@ -14,8 +14,9 @@ import type { Op, StoredReceipt } from '../chain/store.js';
 import type { EvmFork } from '../chain/common.js';
 import type { PoolTx, TxPool } from '../txpool/pool.js';
 import { warpOf } from '../../warp/chain.js';
+import { hex0x } from '../../hexOf.js';
 
-const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
+const hex = hex0x;
 const MIN_TX_GAS = 21000n;
 /** A sender at nonce 2^64-1 can send nothing more (geth's core.ErrNonceMax). */
 const MAX_NONCE = 2n ** 64n - 1n;

@@ -4,6 +4,7 @@
 // new nodes copy-on-write, so a cached node is never changed.
 import { RLP } from '@ethereumjs/rlp';
 import { BoundedMap } from '../../boundedMap.js';
+import { hexOf } from '../../hexOf.js';
 import { keccak256 } from '../crypto.js';
 import { encodeRlp, type RlpItem } from './nodeRlp.js';
 
@@ -39,7 +40,6 @@ export interface NodeStore {
 
 /** The empty string (shared: encoders only read it). */
 const NO_BYTES = new Uint8Array(0);
-const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 export const EMPTY_TRIE_ROOT = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
 
 /** Decoded nodes by hash (content-addressed, so shared by every trie of a chain). Bounded. */

@@ -12,12 +12,12 @@ import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX, OriginalStorageCache, type MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, EthereumJSErrorWithoutCode, KECCAK256_NULL, KECCAK256_RLP, concatBytes, equalsBytes, unpadBytes, type Address } from '@ethereumjs/util';
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
+import { hexOf } from '../../hexOf.js';
 import { keccak256 } from '../crypto.js';
 import { trieGet } from './batchTrie.js';
 import { copyAccount } from './flat.js';
 import type { StateStore } from './state.js';
 
-const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const EMPTY = new Uint8Array(0);
 /**
  * Entries a reader keeps before it starts over (memory bound; a miss only costs a flat-cache

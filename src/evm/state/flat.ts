@@ -7,11 +7,11 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, EthereumJSErrorWithoutCode, concatBytes, createAccountFromRLP, createAddressFromString, unpadBytes, type Address } from '@ethereumjs/util';
+import { hexOf } from '../../hexOf.js';
 import { BatchTrie, NodeCache, trieGet, type NodeStore } from './batchTrie.js';
 
 type Slot = Uint8Array | null;
 
-const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const EMPTY = new Uint8Array(0);
 const RLP_EMPTY = Uint8Array.from([0x80]);
 

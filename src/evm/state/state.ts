@@ -11,6 +11,7 @@ import { OverlayDB, TrieNodeDB } from './trieDB.js';
 import { FlatCache, FlatStateManager, preimageKey } from './flat.js';
 import { NodeCache } from './batchTrie.js';
 import { StateReader } from './callState.js';
+import { hexOf } from '../../hexOf.js';
 import '../debugColors.js'; // before the first trie is made
 
 export class StateStore {
@@ -27,7 +28,7 @@ export class StateStore {
 
   /** The recorded preimage of a trie key's hash (an address or a storage slot), if any. */
   preimage(hash: Uint8Array): Uint8Array | undefined {
-    return this.nodes.getSync(Buffer.from(preimageKey(hash)).toString('hex'));
+    return this.nodes.getSync(hexOf(preimageKey(hash)));
   }
 
   /**
@@ -82,7 +83,7 @@ export class StateStore {
 
   /** The content of state `root`, read once and kept, for eth_call / estimateGas runs. */
   reader(common: Common, root: Uint8Array): StateReader {
-    const key = Buffer.from(root).toString('hex');
+    const key = hexOf(root);
     let r = this.readers.get(key);
     if (r) {
       this.readers.delete(key);
@@ -96,7 +97,8 @@ export class StateStore {
 
   hasRoot(root: Uint8Array): boolean {
     // The empty trie root has no node; every other root is a stored node keyed by its hash.
-    return Buffer.from(root).toString('hex') === EMPTY_ROOT_HEX || this.nodes.getSync(Buffer.from(root).toString('hex')) !== undefined;
+    const key = hexOf(root);
+    return key === EMPTY_ROOT_HEX || this.nodes.getSync(key) !== undefined;
   }
 }
 
