@@ -119,7 +119,44 @@ const PACKAGE_PATCHES = [
     find: /const cr = typeof globalThis === 'object' \? globalThis\.crypto : null;/,
     replace: "const cr = { getRandomValues: (bytes) => require('node:crypto').randomFillSync(bytes) };",
   },
+  {
+    // The dynamic gas handlers (MSTORE, MLOAD, KECCAK256, RETURN, LOG, EXP, the copies, the 2929
+    // account checks …) are all `async function`s, though 25 of the 31 never await: each such step
+    // then costs a promise for the handler, one for the step's continuation and a microtask turn
+    // in the step loop (src/evm/interpreterSteps.ts already runs a step synchronously when its gas
+    // is a plain value). The handlers that never await lose `async`; a trap they raise is then
+    // thrown, not a rejection, and both step loops catch it where they caught the rejection
+    // (the package's runStep awaits the handler inside its try; ours runs inside runFrame's).
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]opcodes[\\/]gas\.js$/,
+    find: /^[\s\S]*$/,
+    replace: (js) => synchronousGasHandlers(js, 25),
+  },
 ];
+/**
+ * gas.js with `async` removed from the dynamic gas handlers whose bodies hold no `await`; the build
+ * fails unless exactly `expected` of them were (a new package version is looked at again).
+ */
+function synchronousGasHandlers(js, expected) {
+  const head = 'async function (runState, gas, common) {';
+  let out = '';
+  let from = 0;
+  let changed = 0;
+  for (let at = js.indexOf(head); at >= 0; at = js.indexOf(head, from)) {
+    let depth = 0;
+    let end = at + head.length - 1;
+    for (; end < js.length; end++) {
+      if (js[end] === '{') depth++;
+      else if (js[end] === '}' && --depth === 0) break;
+    }
+    const fn = js.slice(at, end + 1);
+    const awaits = /\bawait\b/.test(fn);
+    out += js.slice(from, at) + (awaits ? fn : fn.slice('async '.length));
+    if (!awaits) changed++;
+    from = end + 1;
+  }
+  if (changed !== expected) throw new Error(`bundle: gas.js has ${changed} dynamic gas handlers without an await, not ${expected}: check them again (scripts/bundle.mjs)`);
+  return out + js.slice(from);
+}
 /** The patch that makes ethereumjs' `name` backend (precompiles/<name>/noble.js) require @noble/curves/<module>.js on first use. */
 function lazyNobleCurve(name, module, getters, methods) {
   const members = [

@@ -45,11 +45,30 @@ async function exercise(rpc: Rpc): Promise<unknown[]> {
   const callSet = { from: DEV_ADDRS[1], to: caller, data: encodeFunctionData({ abi: C.abi, functionName: 'callSet', args: [storage, 9n] }) };
   out.push(await rpc('eth_call', [callSet, 'latest']), await rpc('eth_estimateGas', [callSet]));
   out.push(await rpc('eth_getStorageAt', [storage, '0x0', 'latest']), await rpc('eth_getBalance', [DEV_ADDRS[0], 'latest']));
+  // Traps inside dynamic gas handlers, which the bundle runs synchronously (scripts/bundle.mjs):
+  // RETURNDATACOPY past the return data (out of gas), and LOG0 under STATICCALL (a static state
+  // change) in a child frame, whose failure the parent sees as a 0 on its stack.
+  const trapInGas = { from: DEV_ADDRS[1], data: '0x6001600060003e', gas: '0x30000' };
+  const logUnderStaticCall = { from: DEV_ADDRS[1], data: STATICCALL_LOGGER, gas: '0x80000' }; // the failed child takes 63/64 of it
+  for (const call of [trapInGas, logUnderStaticCall]) {
+    out.push(await rpc.raw('eth_call', [call, 'latest']), await rpc.raw('eth_estimateGas', [call]));
+    out.push(await rpc.raw('debug_traceCall', [call, 'latest', {}]));
+    await send(call);
+  }
   // The BN254 precompiles, whose curve the bundle loads on first use (scripts/bundle.mjs).
   for (const [to, data] of BN254_CALLS) out.push(await rpc('eth_call', [{ to, data }, 'latest']));
   return out;
 }
 
+/** Init code of a contract whose code is LOG0(0, 0) (0x60006000a0): mstore it, return its 5 bytes. */
+const LOGGER_INIT = '6460006000a0' + '6000' + '52' + '6005' + '601b' + 'f3';
+/** Init code that creates that contract, STATICCALLs it and returns the call's success flag (0). */
+const STATICCALL_LOGGER =
+  '0x' +
+  '6d' + LOGGER_INIT + '6000' + '52' + // mstore(0, LOGGER_INIT): its 14 bytes right-aligned in word 0
+  '600e' + '6012' + '6000' + 'f0' + // create(0, 18, 14)
+  '6000' + '6000' + '6000' + '6000' + '84' + '5a' + 'fa' + // staticcall(gas, created, 0, 0, 0, 0)
+  '6000' + '52' + '6020' + '6000' + 'f3'; // mstore(0, success); return(0, 32)
 const word = (n: bigint) => n.toString(16).padStart(64, '0');
 const G1 = bn254.G1.Point.BASE.toAffine();
 const G2 = bn254.G2.Point.BASE.toAffine();
