@@ -45,8 +45,13 @@ function install(): void {
  * Runs `fn` (one call or traced tx on `evm`) with a deadline `ms` from now (none when ms ≤ 0),
  * giving the event loop turns while it runs (callYield.ts).
  */
-export async function withDeadline<T>(evm: object, ms: number, fn: () => Promise<T>): Promise<T> {
-  if (!(ms > 0)) return withYielding(evm, fn);
+export function withDeadline<T>(evm: object, ms: number, fn: () => Promise<T>): Promise<T> {
+  // Without a deadline, withYielding's promise itself (an async function handing it on would
+  // cost microtask turns on every eth_call).
+  return ms > 0 ? runWithDeadline(evm, ms, fn) : withYielding(evm, fn);
+}
+
+async function runWithDeadline<T>(evm: object, ms: number, fn: () => Promise<T>): Promise<T> {
   install();
   deadlines.set(evm, Date.now() + ms);
   try {

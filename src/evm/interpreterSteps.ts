@@ -130,10 +130,13 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     });
   };
 
-  // A tracer that asked for it (frameTracking.ts) sees the run state of every frame running.
-  const run: Run = async function (this: InterpreterLike, code, opts = {}) {
+  // A tracer that asked for it (frameTracking.ts) sees the run state of every frame running. (Not
+  // an async function itself: handing runFrame's promise on from one would cost microtask turns.)
+  const run: Run = function (this: InterpreterLike, code, opts = {}) {
     const frames = this._evm.powderFrames;
-    if (frames === undefined) return runFrame.call(this, code, opts);
+    return frames === undefined ? runFrame.call(this, code, opts) : runTracked.call(this, frames, code, opts);
+  };
+  const runTracked = async function (this: InterpreterLike, frames: RunState[], code: Uint8Array, opts: { pc?: number }) {
     frames.push(this._runState);
     try {
       return await runFrame.call(this, code, opts);

@@ -19,6 +19,18 @@ import { copyAccount } from './flat.js';
 import type { StateStore } from './state.js';
 
 const EMPTY = new Uint8Array(0);
+const DONE: Promise<void> = Promise.resolve();
+const copyOrNone = (a: Account | undefined): Account | undefined => (a ? copyAccount(a) : undefined);
+
+/** What `f` returns, as a promise; a throw becomes a rejection, as from an async function. */
+function settle<T>(f: () => T | Promise<T>): Promise<T> {
+  try {
+    const r = f();
+    return r === undefined ? (DONE as Promise<T>) : Promise.resolve(r);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
 /**
  * Entries a reader keeps before it starts over (memory bound; a miss only costs a flat-cache
  * lookup or a trie read). Each slot entry keeps ~150 bytes of heap; calls that each read a new
@@ -41,19 +53,26 @@ export class StateReader {
     private readonly store: StateStore,
   ) {}
 
+  // The three reads answer what they hold without a promise: a call makes ~10 of them, and each
+  // promise an async function hands to another costs microtask turns (docs/performance.md,
+  // session 19). Only a first read of an account or a code waits for the base state.
+
   /** The account at this root (shared: callers must not change it). */
-  async account(address: Address, addrHex: string): Promise<Account | undefined> {
-    let a = this.accounts.get(addrHex);
-    if (a === undefined) {
-      a = (await this.base.getAccount(address)) ?? null;
-      this.bound(this.accounts);
-      this.accounts.set(addrHex, a);
-    }
+  account(address: Address, addrHex: string): Account | undefined | Promise<Account | undefined> {
+    const a = this.accounts.get(addrHex);
+    if (a !== undefined) return a ?? undefined;
+    return this.loadAccount(address, addrHex);
+  }
+
+  private async loadAccount(address: Address, addrHex: string): Promise<Account | undefined> {
+    const a = (await this.base.getAccount(address)) ?? null;
+    this.bound(this.accounts);
+    this.accounts.set(addrHex, a);
     return a ?? undefined;
   }
 
   /** The value of `slot` in the storage trie whose root is `storageRoot`. */
-  async slot(storageRoot: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
+  slot(storageRoot: Uint8Array, slot: Uint8Array): Uint8Array {
     const rootHex = hexOf(storageRoot);
     const slotHex = hexOf(slot);
     const key = rootHex + slotHex;
@@ -76,16 +95,17 @@ export class StateReader {
   }
 
   /** The code of `address`, whose account (at any state) has `codeHash`. */
-  async code(address: Address, codeHash: Uint8Array): Promise<Uint8Array> {
+  code(address: Address, codeHash: Uint8Array): Uint8Array | Promise<Uint8Array> {
     const hashHex = hexOf(codeHash);
-    let c = this.codes.get(hashHex);
-    if (c === undefined) {
-      // Code is stored by hash, so the base state's code DB has it whatever root it is read at.
-      c = await this.base.getCode(address);
-      if (!equalsBytes(keccak256(c), codeHash)) c = await this.codeByHash(codeHash);
-      this.bound(this.codes);
-      this.codes.set(hashHex, c);
-    }
+    return this.codes.get(hashHex) ?? this.loadCode(address, codeHash, hashHex);
+  }
+
+  private async loadCode(address: Address, codeHash: Uint8Array, hashHex: string): Promise<Uint8Array> {
+    // Code is stored by hash, so the base state's code DB has it whatever root it is read at.
+    let c = await this.base.getCode(address);
+    if (!equalsBytes(keccak256(c), codeHash)) c = await this.codeByHash(codeHash);
+    this.bound(this.codes);
+    this.codes.set(hashHex, c);
     return c;
   }
 
@@ -141,25 +161,38 @@ export class CallState implements StateManagerInterface {
     this.storage.set(addrHex, new Map());
   }
 
-  private async current(address: Address, addrHex: string): Promise<Account | undefined> {
+  /** The account as this run sees it (its own write, else the reader's); a value when it can. */
+  private current(address: Address, addrHex: string): Account | undefined | Promise<Account | undefined> {
     const own = this.accounts.get(addrHex);
     if (own !== undefined) return own ?? undefined;
     return this.reader.account(address, addrHex);
   }
 
-  async getAccount(address: Address): Promise<Account | undefined> {
-    const a = await this.current(address, hexOf(address.bytes));
-    return a ? copyAccount(a) : undefined;
+  // The reads and the journal's steps below hand back a promise without being async functions:
+  // what the run already holds comes back in an already-settled promise, with no await inside
+  // (each one a microtask turn, ~15 per call; docs/performance.md, session 19). A throw still
+  // arrives as a rejection, as from an async function (settle).
+
+  getAccount(address: Address): Promise<Account | undefined> {
+    return settle(() => {
+      const a = this.current(address, hexOf(address.bytes));
+      return a instanceof Promise ? a.then(copyOrNone) : copyOrNone(a);
+    });
   }
 
-  async putAccount(address: Address, account?: Account): Promise<void> {
-    const addrHex = hexOf(address.bytes);
-    if (account === undefined) return this.deleteAccount(address);
-    this.setAccount(addrHex, copyAccount(account));
+  putAccount(address: Address, account?: Account): Promise<void> {
+    return settle(() => {
+      const addrHex = hexOf(address.bytes);
+      if (account === undefined) this.removeAccount(addrHex);
+      else this.setAccount(addrHex, copyAccount(account));
+    });
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    const addrHex = hexOf(address.bytes);
+    this.removeAccount(hexOf(address.bytes));
+  }
+
+  private removeAccount(addrHex: string): void {
     this.setAccount(addrHex, null);
     this.resetStorage(addrHex);
   }
@@ -184,9 +217,15 @@ export class CallState implements StateManagerInterface {
     await this.modifyAccountFields(address, { codeHash: hash });
   }
 
-  async getCode(address: Address): Promise<Uint8Array> {
-    const addrHex = hexOf(address.bytes);
-    const account = await this.current(address, addrHex);
+  getCode(address: Address): Promise<Uint8Array> {
+    return settle(() => {
+      const addrHex = hexOf(address.bytes);
+      const a = this.current(address, addrHex);
+      return a instanceof Promise ? a.then((account) => this.codeOf(address, addrHex, account)) : this.codeOf(address, addrHex, a);
+    });
+  }
+
+  private codeOf(address: Address, addrHex: string, account: Account | undefined): Uint8Array | Promise<Uint8Array> {
     if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
     const own = this.codes.get(addrHex);
     if (own !== undefined && equalsBytes(own.hash, account.codeHash)) return own.code;
@@ -197,19 +236,24 @@ export class CallState implements StateManagerInterface {
     return (await this.getCode(address)).length;
   }
 
-  async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
-    const addrHex = hexOf(address.bytes);
-    const own = this.storage.get(addrHex);
-    if (own) {
-      const v = own.get(hexOf(key));
-      if (v !== undefined) return v;
-    }
-    // Below the run's writes: the trie at the account's current storage root (empty after
-    // clearStorage; a deleted account has none), as MerkleStateManager reads it.
-    const account = await this.current(address, addrHex);
-    if (!account) return EMPTY;
-    return this.reader.slot(account.storageRoot, key);
+  getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    return settle(() => {
+      if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
+      const addrHex = hexOf(address.bytes);
+      const own = this.storage.get(addrHex);
+      if (own) {
+        const v = own.get(hexOf(key));
+        if (v !== undefined) return v;
+      }
+      // Below the run's writes: the trie at the account's current storage root (empty after
+      // clearStorage; a deleted account has none), as MerkleStateManager reads it.
+      const a = this.current(address, addrHex);
+      return a instanceof Promise ? a.then((account) => this.slotOf(account, key)) : this.slotOf(a, key);
+    });
+  }
+
+  private slotOf(account: Account | undefined, key: Uint8Array): Uint8Array {
+    return account ? this.reader.slot(account.storageRoot, key) : EMPTY;
   }
 
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
@@ -241,21 +285,26 @@ export class CallState implements StateManagerInterface {
     this.setAccount(addrHex, a);
   }
 
-  async checkpoint(): Promise<void> {
+  checkpoint(): Promise<void> {
     this.frames.push([]);
+    return DONE;
   }
 
-  async commit(): Promise<void> {
-    const top = this.frames.pop();
-    if (!top) throw EthereumJSErrorWithoutCode('commit without a checkpoint');
-    const parent = this.frames[this.frames.length - 1];
-    if (parent) for (const u of top) parent.push(u);
+  commit(): Promise<void> {
+    return settle(() => {
+      const top = this.frames.pop();
+      if (!top) throw EthereumJSErrorWithoutCode('commit without a checkpoint');
+      const parent = this.frames[this.frames.length - 1];
+      if (parent) for (const u of top) parent.push(u);
+    });
   }
 
-  async revert(): Promise<void> {
-    const top = this.frames.pop();
-    if (!top) throw EthereumJSErrorWithoutCode('revert without a checkpoint');
-    for (let i = top.length - 1; i >= 0; i--) top[i]();
+  revert(): Promise<void> {
+    return settle(() => {
+      const top = this.frames.pop();
+      if (!top) throw EthereumJSErrorWithoutCode('revert without a checkpoint');
+      for (let i = top.length - 1; i >= 0; i--) top[i]();
+    });
   }
 
   /** The root the run started from (a call's post-state root is never computed). */
