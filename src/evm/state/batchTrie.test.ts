@@ -18,10 +18,10 @@ function mapStore(): NodeStore & { m: Map<string, Uint8Array> } {
   const m = new Map<string, Uint8Array>();
   return {
     m,
-    async get(h) {
+    get(h) {
       return m.get(Buffer.from(h).toString('hex'));
     },
-    async put(h, enc) {
+    put(h, enc) {
       m.set(Buffer.from(h).toString('hex'), enc);
     },
   };
@@ -47,9 +47,9 @@ for (const [name, keySpace, valueMax] of [
         const value = del ? null : Uint8Array.from({ length: 1 + Math.floor(rand() * valueMax) }, () => Math.floor(rand() * 256));
         if (del) await ref.del(key);
         else await ref.put(key, value);
-        await t.update(keccak256(key), value);
+        t.update(keccak256(key), value);
       }
-      root = await t.commit();
+      root = t.commit();
       assert.equal(Buffer.from(root).toString('hex'), Buffer.from(ref.root()).toString('hex'), `root after block ${block}`);
     }
     // Everything BatchTrie stored is readable by @ethereumjs/mpt at that root, and trieGet reads
@@ -69,13 +69,13 @@ for (const [name, keySpace, valueMax] of [
 test('deleting every key gives the empty root; a missing node is an error', async () => {
   const store = mapStore();
   const t = new BatchTrie(EMPTY_TRIE_ROOT, store, new NodeCache());
-  for (let k = 0; k < 20; k++) await t.update(keccak256(Uint8Array.of(k)), Uint8Array.of(k, k, k));
-  const root = await t.commit();
+  for (let k = 0; k < 20; k++) t.update(keccak256(Uint8Array.of(k)), Uint8Array.of(k, k, k));
+  const root = t.commit();
   const t2 = new BatchTrie(root, store, new NodeCache());
-  for (let k = 0; k < 20; k++) await t2.update(keccak256(Uint8Array.of(k)), null);
-  assert.deepEqual(await t2.commit(), EMPTY_TRIE_ROOT);
+  for (let k = 0; k < 20; k++) t2.update(keccak256(Uint8Array.of(k)), null);
+  assert.deepEqual(t2.commit(), EMPTY_TRIE_ROOT);
   const t3 = new BatchTrie(keccak256(Uint8Array.of(1)), mapStore(), new NodeCache());
-  await assert.rejects(t3.update(keccak256(Uint8Array.of(1)), Uint8Array.of(1)), /missing trie node/);
+  assert.throws(() => t3.update(keccak256(Uint8Array.of(1)), Uint8Array.of(1)), /missing trie node/);
   assert.throws(() => trieGet(keccak256(Uint8Array.of(1)), keccak256(Uint8Array.of(1)), () => undefined, new NodeCache()), /missing trie node/);
   assert.equal(trieGet(EMPTY_TRIE_ROOT, keccak256(Uint8Array.of(1)), () => undefined, new NodeCache()), null);
 });

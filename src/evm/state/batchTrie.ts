@@ -33,9 +33,14 @@ interface Branch {
 type Node = Leaf | Ext | Branch;
 
 /** Where nodes are read from and written to (the trie's database: key = node hash). */
+/**
+ * Where a BatchTrie reads and writes nodes. Synchronous: the state's node databases answer from
+ * memory or from LMDB's synchronous reads, and a promise per node read made a block's trie update
+ * a few hundred promises (docs/performance.md, session 19).
+ */
 export interface NodeStore {
-  get(hash: Uint8Array): Promise<Uint8Array | undefined>;
-  put(hash: Uint8Array, enc: Uint8Array): Promise<void>;
+  get(hash: Uint8Array): Uint8Array | undefined;
+  put(hash: Uint8Array, enc: Uint8Array): void;
 }
 
 /** The empty string (shared: encoders only read it). */
@@ -164,31 +169,31 @@ export class BatchTrie {
     this.root = Buffer.compare(root, EMPTY_TRIE_ROOT) === 0 ? null : root;
   }
 
-  private async load(ref: Ref): Promise<Node> {
+  private load(ref: Ref): Node {
     if (!(ref instanceof Uint8Array)) return ref;
     const h = hexOf(ref);
-    return this.cache.get(h) ?? storedNode(ref, h, await this.store.get(ref), this.cache);
+    return this.cache.get(h) ?? storedNode(ref, h, this.store.get(ref), this.cache);
   }
 
   /** Sets `key` (hashed, 32 bytes) to `value`; an empty value or null deletes it. */
-  async update(key: Uint8Array, value: Uint8Array | null): Promise<void> {
+  update(key: Uint8Array, value: Uint8Array | null): void {
     const path = nibblesOf(key);
-    if (value && value.length) this.root = await this.insert(this.root, path, 0, value);
-    else if (this.root) this.root = await this.remove(this.root, path, 0);
+    if (value && value.length) this.root = this.insert(this.root, path, 0, value);
+    else if (this.root) this.root = this.remove(this.root, path, 0);
   }
 
-  private async insert(ref: Ref | null, path: Nibbles, i: number, v: Uint8Array): Promise<Node> {
+  private insert(ref: Ref | null, path: Nibbles, i: number, v: Uint8Array): Node {
     if (ref === null) return { k: 0, path: path.slice(i), v };
-    const n = await this.load(ref);
+    const n = this.load(ref);
     if (n.k === 2) {
       const c = n.c.slice();
       if (i === path.length) return { k: 2, c, v };
-      c[path[i]] = await this.insert(n.c[path[i]], path, i + 1, v);
+      c[path[i]] = this.insert(n.c[path[i]], path, i + 1, v);
       return { k: 2, c, v: n.v };
     }
     const cl = common(n.path, 0, path, i);
     if (n.k === 0 && cl === n.path.length && i + cl === path.length) return { k: 0, path: n.path, v };
-    if (n.k === 1 && cl === n.path.length) return { k: 1, path: n.path, c: await this.insert(n.c, path, i + cl, v) };
+    if (n.k === 1 && cl === n.path.length) return { k: 1, path: n.path, c: this.insert(n.c, path, i + cl, v) };
     // Split at the first differing nibble: a branch holding the old node's rest and the new leaf.
     const b: Branch = { k: 2, c: new Array(16).fill(null), v: null };
     if (cl === n.path.length) {
@@ -204,12 +209,12 @@ export class BatchTrie {
   }
 
   /** Deletes; returns the same ref when the key is absent (nothing to re-hash). */
-  private async remove(ref: Ref, path: Nibbles, i: number): Promise<Ref | null> {
-    const n = await this.load(ref);
+  private remove(ref: Ref, path: Nibbles, i: number): Ref | null {
+    const n = this.load(ref);
     if (n.k === 0) return n.path.length === path.length - i && common(n.path, 0, path, i) === n.path.length ? null : ref;
     if (n.k === 1) {
       if (common(n.path, 0, path, i) !== n.path.length) return ref;
-      const c = await this.remove(n.c, path, i + n.path.length);
+      const c = this.remove(n.c, path, i + n.path.length);
       if (c === n.c) return ref;
       if (c === null) return null;
       return this.prefixed(n.path, c);
@@ -223,7 +228,7 @@ export class BatchTrie {
     } else {
       const old = n.c[path[i]];
       if (!old) return ref;
-      const nc = await this.remove(old, path, i + 1);
+      const nc = this.remove(old, path, i + 1);
       if (nc === old) return ref;
       c = n.c.slice();
       c[path[i]] = nc;
@@ -238,20 +243,20 @@ export class BatchTrie {
   }
 
   /** `path` followed by the node at `ref`, normalised (merged into a leaf or an extension). */
-  private async prefixed(path: Nibbles, ref: Ref): Promise<Node> {
-    const n = await this.load(ref);
+  private prefixed(path: Nibbles, ref: Ref): Node {
+    const n = this.load(ref);
     if (n.k === 0) return { k: 0, path: path.concat(n.path), v: n.v };
     if (n.k === 1) return { k: 1, path: path.concat(n.path), c: n.c };
     return { k: 1, path, c: ref };
   }
 
   /** Encodes and hashes the changed nodes, stores them, returns the root. */
-  async commit(): Promise<Uint8Array> {
+  commit(): Uint8Array {
     if (this.root === null) return EMPTY_TRIE_ROOT;
     if (this.root instanceof Uint8Array) return this.root;
     const puts: [Uint8Array, Uint8Array][] = [];
     const r = this.refOf(this.root, puts, true) as Uint8Array;
-    for (const [h, enc] of puts) await this.store.put(h, enc);
+    for (const [h, enc] of puts) this.store.put(h, enc);
     this.root = r;
     return r;
   }

@@ -176,8 +176,9 @@ export class FlatStateManager extends MerkleStateManager {
     const trie = this._trie;
     const before = hexOf(trie.root());
     const writes = new Map<string, Slot>();
-    if (trie.hasCheckpoints() || this._prefixStorageTrieKeys) await this.flushThroughTrie(writes);
-    else await this.flushBatched(writes);
+    const nodes = trie.hasCheckpoints() || this._prefixStorageTrieKeys ? undefined : this.syncNodeStore();
+    if (nodes === undefined) await this.flushThroughTrie(writes);
+    else await this.flushBatched(writes, nodes);
     const after = hexOf(trie.root());
     if (after !== before) this.flat.rebase(before, after, writes);
     // Outside every checkpoint the caches hold nothing unwritten (they were just flushed).
@@ -185,9 +186,23 @@ export class FlatStateManager extends MerkleStateManager {
   }
 
   /** Stores `preimage` under its hash once (the same accounts are written block after block). */
-  private async recordPreimage(store: NodeStore, hash: Uint8Array, preimage: Uint8Array): Promise<void> {
+  private recordPreimage(store: NodeStore, hash: Uint8Array, preimage: Uint8Array): void {
     const k = preimageKey(hash);
-    if ((await store.get(k)) === undefined) await store.put(k, preimage);
+    if (store.get(k) === undefined) store.put(k, preimage);
+  }
+
+  /**
+   * The trie's node database read and written directly, for BatchTrie: outside a trie checkpoint
+   * (flush checks) the trie's checkpoint layer writes straight through to it, and nodes are
+   * content-addressed, so nothing the layer's own cache holds can differ. Undefined when the
+   * database has no synchronous access (flush then takes the trie's own path).
+   */
+  private syncNodeStore(): NodeStore | undefined {
+    const db = (this._trie.database() as unknown as { db?: { getSync?(key: string): Uint8Array | undefined; putSync?(key: string, val: Uint8Array): void } }).db;
+    const getSync = db?.getSync;
+    const putSync = db?.putSync;
+    if (typeof getSync !== 'function' || typeof putSync !== 'function') return undefined;
+    return { get: (h) => getSync.call(db, hexOf(h)), put: (h, enc) => putSync.call(db, hexOf(h), enc) };
   }
 
   /**
@@ -209,10 +224,8 @@ export class FlatStateManager extends MerkleStateManager {
     return (this as unknown as { keccakFunction(b: Uint8Array): Uint8Array }).keccakFunction(b);
   }
 
-  private async flushBatched(writes: Map<string, Slot>): Promise<void> {
+  private async flushBatched(writes: Map<string, Slot>, store: NodeStore): Promise<void> {
     const trie = this._trie;
-    const db = trie.database();
-    const store: NodeStore = { get: (h) => db.get(h), put: (h, enc) => db.put(h, enc) };
     // Code as the base class flushes it. The code cache also holds code that was only read: code
     // already stored under its hash (content addressing) is not stored again, and an account
     // whose code hash already matches is not marked as changed (the same trie either way).
@@ -244,10 +257,10 @@ export class FlatStateManager extends MerkleStateManager {
       const st = new BatchTrie(account.storageRoot, store, this.nodeCache);
       for (const [key, value] of slots) {
         const hash = this.hashKey(key);
-        if (this.recordPreimages) await this.recordPreimage(store, hash, key);
-        await st.update(hash, value);
+        if (this.recordPreimages) this.recordPreimage(store, hash, key);
+        st.update(hash, value);
       }
-      account.storageRoot = await st.commit();
+      account.storageRoot = st.commit();
       await this.putAccount(address, account);
     }
     const accountItems = this._caches?.account?.flush() ?? [];
@@ -258,10 +271,10 @@ export class FlatStateManager extends MerkleStateManager {
         writes.set(addrHex, value && value.length ? value : null);
         const address = Buffer.from(addrHex, 'hex');
         const hash = this.hashKey(address);
-        if (this.recordPreimages) await this.recordPreimage(store, hash, address);
-        await at.update(hash, value);
+        if (this.recordPreimages) this.recordPreimage(store, hash, address);
+        at.update(hash, value);
       }
-      trie.root(await at.commit());
+      trie.root(at.commit());
     }
     // Storage tries cached by the base class would still point at the old storage roots.
     if (byAddress.size) this._storageTries = {};

@@ -38,6 +38,9 @@ export class TrieNodeDB implements DB<string, string | Uint8Array> {
     return this.store.get(dbKey(key));
   }
   async put(key: string, val: string | Uint8Array): Promise<void> {
+    this.putSync(key, val);
+  }
+  putSync(key: string, val: string | Uint8Array): void {
     this.pending.set(key, toBytes(val));
   }
   async del(_key: string): Promise<void> {
@@ -81,6 +84,9 @@ export class OverlayDB implements DB<string, string | Uint8Array> {
     return this.overlay.get(key) ?? this.base.getSync(key);
   }
   async put(key: string, val: string | Uint8Array): Promise<void> {
+    this.putSync(key, val);
+  }
+  putSync(key: string, val: string | Uint8Array): void {
     this.overlay.set(key, toBytes(val));
   }
   async del(): Promise<void> {}
