@@ -160,11 +160,14 @@ export class FlatStateManager extends MerkleStateManager {
    * The account cache serializes what is put; the next read of the account would decode that RLP
    * again, so the account (a copy: the caller may go on changing its object) is remembered for it.
    */
-  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
-    await super.putAccount(address, account);
-    if (account === undefined) return;
+  override putAccount(address: Address, account: Account | undefined): Promise<void> {
+    // With an account cache the base class has put the account when it returns (its async body
+    // has no await on that path), so its promise is handed on rather than awaited here.
+    const done = super.putAccount(address, account);
+    if (account === undefined) return done;
     const rlp = this._caches?.account?.get(address)?.accountRLP;
     if (rlp !== undefined) decodedAccounts.set(rlp, copyAccount(account));
+    return done;
   }
 
   /**
