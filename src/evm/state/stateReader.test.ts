@@ -1,11 +1,13 @@
 // StateReader (the per-root cache eth_call reads through): what it remembers, and that a stream of
 // calls reading ever new slots (a new holder per balanceOf) leaves a bounded amount behind — the
-// absent slots stay out of the shared flat cache, and the reader starts over at its bound.
+// absent slots stay out of the shared flat cache, and the reader starts over at its bound. And
+// CallState over it keeps the promise contract of a state manager without being async.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Account, Address } from '@ethereumjs/util';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { StateStore } from './state.js';
+import { CallState } from './callState.js';
 import { memStore } from './testStore.js';
 
 
@@ -46,4 +48,49 @@ test('a state reader keeps the absent slots it reads to itself, within its bound
   assert.deepEqual(await reader.slot(storageRoot, slotKey(2)), Uint8Array.of(6));
   assert.deepEqual(await reader.slot(storageRoot, slotKey(1)), Uint8Array.of(5));
   assert.equal((await reader.slot(storageRoot, slotKey(1000))).length, 0);
+});
+
+test('a call state answers with promises: what it holds comes back settled, bad input as a rejection, never a throw', async () => {
+  const common = createCustomCommon({ chainId: 43210 }, Mainnet, { hardfork: 'cancun' });
+  const store = new StateStore(memStore());
+  const EMPTY = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
+  const live = store.live(common, EMPTY);
+  const holder = new Address(Buffer.alloc(20, 0x42));
+  await live.checkpoint();
+  await live.putAccount(holder, new Account(3n, 9n));
+  await live.putStorage(holder, slotKey(1), Uint8Array.of(5));
+  await live.commit();
+  const root = await live.getStateRoot();
+  await store.nodes.takeBatch();
+
+  const cs = new CallState(store.reader(common, root));
+  // Every method hands back a promise (a caller may chain on it), whether it had to read or not.
+  const first = cs.getAccount(holder);
+  assert.ok(first instanceof Promise);
+  assert.equal((await first)!.balance, 9n);
+  const again = cs.getAccount(holder);
+  assert.ok(again instanceof Promise);
+  assert.equal((await again)!.nonce, 3n);
+  assert.notEqual(await cs.getAccount(holder), await cs.getAccount(holder), 'each read is a copy');
+  assert.deepEqual(await cs.getStorage(holder, slotKey(1)), Uint8Array.of(5));
+  assert.equal(await cs.getAccount(new Address(Buffer.alloc(20, 0x43))), undefined);
+
+  // Writes are undone by a revert, kept by a commit, and each answers with a promise.
+  const cp = cs.checkpoint();
+  assert.ok(cp instanceof Promise);
+  await cp;
+  await cs.putStorage(holder, slotKey(1), Uint8Array.of(7));
+  await cs.putAccount(holder, new Account(4n, 10n));
+  assert.deepEqual(await cs.getStorage(holder, slotKey(1)), Uint8Array.of(7));
+  await cs.revert();
+  assert.deepEqual(await cs.getStorage(holder, slotKey(1)), Uint8Array.of(5));
+  assert.equal((await cs.getAccount(holder))!.nonce, 3n);
+
+  // Bad input and misuse reject (as the async functions they replace did) instead of throwing.
+  const badKey = cs.getStorage(holder, Uint8Array.of(1));
+  assert.ok(badKey instanceof Promise);
+  await assert.rejects(badKey, /Storage key must be 32 bytes long/);
+  await assert.rejects(cs.putStorage(holder, Uint8Array.of(1), Uint8Array.of(1)), /Storage key must be 32 bytes long/);
+  await assert.rejects(cs.commit(), /commit without a checkpoint/);
+  await assert.rejects(cs.revert(), /revert without a checkpoint/);
 });
