@@ -150,3 +150,61 @@ test('FlatCache stays bounded when every entry is under one root (a new slot per
   // What was set last is there (a miss only costs a trie walk, but the cache must still serve).
   assert.deepEqual(c.get('root', 'k999'), Uint8Array.of(999 & 0xff));
 });
+
+test('checkpoints the trie takes late (at a flush inside them) undo and keep what MerkleStateManager does', async () => {
+  const common = createCustomCommon({ chainId: 43210 }, Mainnet, { hardfork: 'cancun' });
+  const EMPTY = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
+  const live = new StateStore(memStore()).live(common, EMPTY) as FlatStateManager;
+  const ref = new MerkleStateManager({
+    common,
+    trie: new MerklePatriciaTrie({ db: new MapDB(), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common }),
+    caches: new Caches(),
+  });
+  const a = new Address(Buffer.alloc(20, 1));
+  const b = new Address(Buffer.alloc(20, 2));
+  const slot = Buffer.alloc(32, 3);
+  const roots = async () => {
+    const [x, y] = [await live.getStateRoot(), await ref.getStateRoot()];
+    assert.equal(Buffer.from(x).toString('hex'), Buffer.from(y).toString('hex'));
+    return Buffer.from(x).toString('hex');
+  };
+  const both = async (f: (sm: MerkleStateManager) => Promise<unknown>) => {
+    for (const sm of [live, ref]) await f(sm);
+  };
+  await both(async (sm) => {
+    await sm.checkpoint();
+    await sm.putAccount(a, new Account(1n, 100n));
+    await sm.commit();
+  });
+  const base = await roots();
+
+  // A flush inside two checkpoints (getStateRoot), then the inner one kept and the outer undone.
+  await both((sm) => sm.checkpoint());
+  await both((sm) => sm.checkpoint());
+  await both((sm) => sm.putAccount(b, new Account(0n, 5n)));
+  await both((sm) => sm.putStorage(a, slot, Uint8Array.of(9)));
+  const inside = await roots();
+  assert.notEqual(inside, base);
+  await both((sm) => sm.commit());
+  await both((sm) => sm.checkpoint()); // a level begun after the flush, with nothing written
+  await both((sm) => sm.revert());
+  assert.equal(await roots(), inside);
+  await both((sm) => sm.revert());
+  assert.equal(await roots(), base);
+  // What reads give after that is MerkleStateManager's (its caches' revert), whatever it is.
+  assert.deepEqual(await live.getAccount(b), await ref.getAccount(b));
+  assert.deepEqual(await live.getStorage(a, slot), await ref.getStorage(a, slot));
+
+  // The same writes kept: a flush inside, more writes, then both levels committed.
+  await both((sm) => sm.checkpoint());
+  await both((sm) => sm.putAccount(b, new Account(0n, 5n)));
+  await roots();
+  await both((sm) => sm.checkpoint());
+  await both((sm) => sm.putStorage(a, slot, Uint8Array.of(9)));
+  await both((sm) => sm.commit());
+  await both((sm) => sm.commit());
+  const kept = await roots();
+  assert.notEqual(kept, base);
+  assert.equal((await live.getAccount(b))!.balance, 5n);
+  assert.deepEqual(await live.getStorage(a, slot), Uint8Array.of(9));
+});

@@ -170,6 +170,51 @@ export class FlatStateManager extends MerkleStateManager {
     return done;
   }
 
+  // Trie checkpoints are taken when the trie is first written inside them, not at checkpoint().
+  // With all three caches, a run writes nothing to the trie until a flush (which commit and revert
+  // do only at the outermost level), so every transaction's two or three checkpoints would each
+  // cost the trie a lock, a checkpoint layer and a commit that merges nothing: ~25 promises per
+  // ERC-20 transfer (docs/performance.md, session 19). `lazyTrieCheckpoints` counts the innermost
+  // levels with no trie checkpoint yet; since nothing wrote the trie since they began, taking them
+  // later (flush, before its first write) gives the trie the same content to return to.
+  private lazyTrieCheckpoints = 0;
+
+  private cachesEverything(): boolean {
+    const c = this._caches;
+    return c?.account !== undefined && c.storage !== undefined && c.code !== undefined;
+  }
+
+  override async checkpoint(): Promise<void> {
+    if (!this.cachesEverything()) return super.checkpoint();
+    this.lazyTrieCheckpoints++;
+    this._caches!.checkpoint();
+    this._checkpointCount++;
+  }
+
+  override async commit(): Promise<void> {
+    if (this.lazyTrieCheckpoints === 0) return super.commit();
+    this.lazyTrieCheckpoints--;
+    this._caches!.commit();
+    await this.leaveCheckpoint();
+  }
+
+  override async revert(): Promise<void> {
+    if (this.lazyTrieCheckpoints === 0) return super.revert();
+    this.lazyTrieCheckpoints--;
+    this._caches!.revert();
+    this._storageTries = {};
+    await this.leaveCheckpoint();
+  }
+
+  /** What the base class's commit and revert do after their trie and cache steps. */
+  private async leaveCheckpoint(): Promise<void> {
+    this._checkpointCount--;
+    if (this._checkpointCount === 0) {
+      await this.flush();
+      this.originalStorageCache.clear();
+    }
+  }
+
   /**
    * Writes the cached changes into the tries and records the account writes so the flat entries
    * follow the new root. Storage and account changes go through BatchTrie (same nodes and roots as
@@ -177,6 +222,8 @@ export class FlatStateManager extends MerkleStateManager {
    */
   override async flush(): Promise<void> {
     const trie = this._trie;
+    // A flush inside checkpoints writes the trie: the checkpoints it must be able to undo first.
+    for (; this.lazyTrieCheckpoints > 0; this.lazyTrieCheckpoints--) trie.checkpoint();
     const before = hexOf(trie.root());
     const writes = new Map<string, Slot>();
     const nodes = trie.hasCheckpoints() || this._prefixStorageTrieKeys ? undefined : this.syncNodeStore();
