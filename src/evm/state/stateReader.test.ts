@@ -18,19 +18,24 @@ const slotKey = (i: number) => {
 };
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-test('a state reader keeps the absent slots it reads to itself, within its bound, and reads the same after starting over', async () => {
+/** A state store holding one account with the given slots (each a one-byte value), committed. */
+async function stateWith(address: Address, account: Account, slots: [number, number][]) {
   const common = createCustomCommon({ chainId: 43210 }, Mainnet, { hardfork: 'cancun' });
   const store = new StateStore(memStore());
   const EMPTY = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
   const live = store.live(common, EMPTY);
-  const token = new Address(Buffer.alloc(20, 0x77));
   await live.checkpoint();
-  await live.putAccount(token, new Account(0n, 1n));
-  await live.putStorage(token, slotKey(1), Uint8Array.of(5));
-  await live.putStorage(token, slotKey(2), Uint8Array.of(6));
+  await live.putAccount(address, account);
+  for (const [slot, value] of slots) await live.putStorage(address, slotKey(slot), Uint8Array.of(value));
   await live.commit();
   const root = await live.getStateRoot();
   await store.nodes.takeBatch();
+  return { common, store, root };
+}
+
+test('a state reader keeps the absent slots it reads to itself, within its bound, and reads the same after starting over', async () => {
+  const token = new Address(Buffer.alloc(20, 0x77));
+  const { common, store, root } = await stateWith(token, new Account(0n, 1n), [[1, 5], [2, 6]]);
 
   const reader = store.reader(common, root);
   const storageRoot = (await reader.account(token, hex(token.bytes)))!.storageRoot;
@@ -51,17 +56,8 @@ test('a state reader keeps the absent slots it reads to itself, within its bound
 });
 
 test('a call state answers with promises: what it holds comes back settled, bad input as a rejection, never a throw', async () => {
-  const common = createCustomCommon({ chainId: 43210 }, Mainnet, { hardfork: 'cancun' });
-  const store = new StateStore(memStore());
-  const EMPTY = Buffer.from('56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421', 'hex');
-  const live = store.live(common, EMPTY);
   const holder = new Address(Buffer.alloc(20, 0x42));
-  await live.checkpoint();
-  await live.putAccount(holder, new Account(3n, 9n));
-  await live.putStorage(holder, slotKey(1), Uint8Array.of(5));
-  await live.commit();
-  const root = await live.getStateRoot();
-  await store.nodes.takeBatch();
+  const { common, store, root } = await stateWith(holder, new Account(3n, 9n), [[1, 5]]);
 
   const cs = new CallState(store.reader(common, root));
   // Every method hands back a promise (a caller may chain on it), whether it had to read or not.
