@@ -70,7 +70,6 @@ export interface InterpreterLike {
 
 const EOF_FORMAT = 0xef;
 
-
 /**
  * Installs the two methods over `proto` (the package's Interpreter prototype) when its methods are
  * the ones they were copied from; returns the package's originals (for tests), or undefined.

@@ -208,8 +208,9 @@ function installFrameResult(proto: EVMLike, Interpreter: InterpreterClass): void
 /**
  * The frame result's `runState`, the package's `{...runState, ...result, ...env}`, as an own
  * enumerable property (a spread of the result copies it) that merges its three sources on first
- * read. The merge makes a ~50-key object, ~6 µs per frame (2–4 % of an uncached `eth_call`), and
- * almost nothing reads it: the packages themselves never do, Powder reads `opCode` for an error's
+ * read. The merge makes a ~50-key object (a frame's result took 4.4–5.5 µs to build with it,
+ * 2.4–2.9 µs with this accessor instead, in a microbenchmark; docs/performance.md, session 19),
+ * and almost nothing reads it: the packages themselves never do, Powder reads `opCode` for an error's
  * text and the call tracer `opCode` and `env`. The sources are the finished frame's own objects,
  * which nothing changes afterwards, so a later merge gives what an immediate one would have.
  */

@@ -103,6 +103,12 @@ export class FlatCache {
  * MerkleStateManager whose trie reads of accounts and storage go through a FlatCache, and whose
  * flush updates the tries in one batch each (BatchTrie) instead of one @ethereumjs/mpt put per key.
  */
+/** A node database with synchronous access, keyed by unprefixed hex (trieDB.ts). */
+interface SyncNodeDB {
+  getSync(key: string): Uint8Array | undefined;
+  putSync(key: string, val: Uint8Array): void;
+}
+
 export class FlatStateManager extends MerkleStateManager {
   constructor(
     opts: ConstructorParameters<typeof MerkleStateManager>[0],
@@ -226,9 +232,9 @@ export class FlatStateManager extends MerkleStateManager {
     for (; this.lazyTrieCheckpoints > 0; this.lazyTrieCheckpoints--) trie.checkpoint();
     const before = hexOf(trie.root());
     const writes = new Map<string, Slot>();
-    const nodes = trie.hasCheckpoints() || this._prefixStorageTrieKeys ? undefined : this.syncNodeStore();
-    if (nodes === undefined) await this.flushThroughTrie(writes);
-    else await this.flushBatched(writes, nodes);
+    const db = this.syncNodeDB();
+    if (db === undefined) await this.flushThroughTrie(writes);
+    else await this.flushBatched(writes, { get: (h) => db.getSync(hexOf(h)), put: (h, enc) => db.putSync(hexOf(h), enc) });
     const after = hexOf(trie.root());
     if (after !== before) this.flat.rebase(before, after, writes);
     // Outside every checkpoint the caches hold nothing unwritten (they were just flushed).
@@ -242,30 +248,23 @@ export class FlatStateManager extends MerkleStateManager {
   }
 
   /**
-   * The trie's node database read and written directly, for BatchTrie: outside a trie checkpoint
-   * (flush checks) the trie's checkpoint layer writes straight through to it, and nodes are
-   * content-addressed, so nothing the layer's own cache holds can differ. Undefined when the
-   * database has no synchronous access (flush then takes the trie's own path).
+   * The trie's node database (TrieNodeDB, or a view's OverlayDB), read and written synchronously,
+   * when every node this state can reach is in it: not inside a trie checkpoint (whose writes sit
+   * in the trie's own checkpoint layer; outside one, that layer writes straight through, and nodes
+   * are content-addressed, so nothing its cache holds can differ) and without prefixed storage
+   * keys. Otherwise undefined: the trie's own paths. Used by trieGet's reads and BatchTrie's flush.
    */
-  private syncNodeStore(): NodeStore | undefined {
-    const db = (this._trie.database() as unknown as { db?: { getSync?(key: string): Uint8Array | undefined; putSync?(key: string, val: Uint8Array): void } }).db;
-    const getSync = db?.getSync;
-    const putSync = db?.putSync;
-    if (typeof getSync !== 'function' || typeof putSync !== 'function') return undefined;
-    return { get: (h) => getSync.call(db, hexOf(h)), put: (h, enc) => putSync.call(db, hexOf(h), enc) };
+  private syncNodeDB(): SyncNodeDB | undefined {
+    if (this._prefixStorageTrieKeys || this._trie.hasCheckpoints()) return undefined;
+    const db = (this._trie.database() as unknown as { db?: Partial<SyncNodeDB> }).db;
+    return typeof db?.getSync === 'function' && typeof db.putSync === 'function' ? (db as SyncNodeDB) : undefined;
   }
 
-  /**
-   * Reads trie nodes synchronously for trieGet (the decoded-node walk) when every node this state
-   * can reach is in its node database: not inside a trie checkpoint (whose writes sit in the
-   * trie's own checkpoint layer) and without prefixed storage keys. Otherwise undefined: the trie's
-   * own get.
-   */
+  /** Reads trie nodes synchronously for trieGet (the decoded-node walk), when syncNodeDB allows. */
   private syncNodeReader(): ((hashHex: string) => Uint8Array | undefined) | undefined {
-    if (this._prefixStorageTrieKeys || this._trie.hasCheckpoints()) return undefined;
-    const db = (this._trie.database() as unknown as { db?: { getSync?(key: string): Uint8Array | undefined } }).db;
-    if (typeof db?.getSync !== 'function') return undefined;
-    return (this.nodeReader ??= (h: string) => db.getSync!(h));
+    const db = this.syncNodeDB();
+    if (db === undefined) return undefined;
+    return (this.nodeReader ??= (h: string) => db.getSync(h));
   }
   private nodeReader?: (hashHex: string) => Uint8Array | undefined;
 
