@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { RpcError, subscriptionNotFound, type SubscriptionSource } from '../rpc/server.js';
 import type { Block } from '../chain/blockchain.js';
-import { headerToJSON } from '../chain/header.js';
+import { headerNotificationJSON } from '../chain/header.js';
 import { keccak256 } from '../crypto.js';
 import { bool, type BlockSpec } from './args.js';
 import { filterCriteriaArg, type BlockNumber } from '../rpc/params.js';
@@ -227,11 +227,7 @@ export class EvmSubscriptions implements SubscriptionSource {
     if (params.length > max) throw new RpcError(-32602, `too many arguments, want at most ${max}`);
     switch (kind) {
       case 'newHeads':
-        return be.miner.onBlock((m) => {
-          const j = headerToJSON(m.block.header, m.block.hash);
-          delete j.totalDifficulty;
-          emit(j);
-        });
+        return be.miner.onBlock((m) => emit(headerNotificationJSON(m.block.header, m.block.hash)));
       case 'logs': {
         const c = parseLogCriteria(params[1], 1);
         checkSubscriptionRange(c);

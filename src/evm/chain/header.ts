@@ -1,7 +1,7 @@
 // The chain's header is the header module's type (src/evm/header: §5.3 RLP layout and hash,
 // eth_getBlockBy* JSON); this file adds the chain's helpers.
 import type { Header } from '../header/index.js';
-export { encodeHeader, hashHeader, decodeHeader, EMPTY_UNCLE_HASH, EMPTY_ROOT, ZERO_HASH } from '../header/index.js';
+export { encodeHeader, hashHeader, decodeHeader, headerNotificationJSON, EMPTY_UNCLE_HASH, EMPTY_ROOT, ZERO_HASH } from '../header/index.js';
 import { headerJSON } from '../header/index.js';
 
 export type ChainHeader = Header;

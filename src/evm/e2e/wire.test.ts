@@ -127,6 +127,14 @@ test('WebSocket subscriptions: newHeads, logs, newPendingTransactions, newAccept
     const head = (await c.notification(heads)).params.result;
     assert.match(head.hash, /^0x[0-9a-f]{64}$/);
     assert.match(head.number, /^0x[0-9a-f]+$/);
+    // geth sends the header value: HeaderSerializable's field order, then hash; each value as
+    // eth_getBlockByHash has it, without totalDifficulty or the body.
+    const keys = Object.keys(head);
+    assert.deepEqual(keys.slice(0, 3), ['parentHash', 'sha3Uncles', 'miner']);
+    assert.equal(keys.at(-1), 'hash');
+    assert.equal('totalDifficulty' in head, false);
+    const block = (await call('eth_getBlockByHash', [head.hash, false])).result;
+    for (const k of keys) assert.deepEqual(head[k], block[k] ?? null, k);
     const log = (await c.notification(logs)).params.result;
     assert.equal(log.address, emitter.toLowerCase());
     assert.equal(log.transactionHash, hash);

@@ -15,6 +15,7 @@ import {
   encodeHeader,
   hashHeader,
   headerJSON,
+  headerNotificationJSON,
   type Header,
 } from './index.js';
 
@@ -129,4 +130,18 @@ test('headerJSON: §1.4 fields present exactly when set, sorted keys, extras mer
   const pre = headerJSON(base(), { hash: fill(32, 9) });
   for (const k of ['baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess', 'withdrawalsRoot'])
     assert.equal(k in pre, false, k);
+});
+
+test('headerNotificationJSON: HeaderSerializable field order, then hash; absent optionals are null', () => {
+  const h: Header = { ...base(), baseFee: 25_000_000_000n, blockGasCost: 0n, blobGasUsed: 0n, excessBlobGas: 0n, parentBeaconRoot: ZERO_HASH, timestampMilliseconds: 10_000n, minDelayExcess: 7_970_124n, timestamp: 10n, number: 1n };
+  const order = ['parentHash', 'sha3Uncles', 'miner', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'logsBloom', 'difficulty', 'number', 'gasLimit', 'gasUsed', 'timestamp', 'extraData', 'mixHash', 'nonce', 'baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess', 'hash'];
+  const j = headerNotificationJSON(h, fill(32, 9));
+  assert.deepEqual(Object.keys(j), order);
+  // Every value is the block JSON's value for the same key.
+  const block = headerJSON(h, { hash: fill(32, 9) });
+  for (const k of order) assert.equal(j[k], block[k], k);
+  const pre = headerNotificationJSON(base(), fill(32, 9));
+  assert.deepEqual(Object.keys(pre), order);
+  for (const k of ['baseFeePerGas', 'blockGasCost', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'timestampMilliseconds', 'minDelayExcess']) assert.equal(pre[k], null, k);
+  assert.equal('totalDifficulty' in j, false);
 });

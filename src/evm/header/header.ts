@@ -195,3 +195,39 @@ export function headerJSON(h: Header, extra: { hash: Uint8Array; [key: string]: 
   for (const k of Object.keys(o).sort()) sorted[k] = o[k];
   return sorted;
 }
+
+/**
+ * Header JSON as an `eth_subscribe("newHeads")` notification carries it: geth sends the header
+ * value itself, so the keys follow the fields of Subnet-EVM's `HeaderSerializable`
+ * (customtypes/header_ext.go) in their declared order, then `hash` (gencodec's generated
+ * `MarshalJSON`); an optional field the header lacks is `null` (its tags have no `omitempty`), and
+ * there is no `totalDifficulty`, `size` or body.
+ */
+export function headerNotificationJSON(h: Header, hash: Uint8Array): Record<string, unknown> {
+  const opt = (v: bigint | undefined): string | null => (v === undefined ? null : qty(v));
+  return {
+    parentHash: data(h.parentHash),
+    sha3Uncles: data(h.uncleHash),
+    miner: data(h.coinbase),
+    stateRoot: data(h.stateRoot),
+    transactionsRoot: data(h.transactionsRoot),
+    receiptsRoot: data(h.receiptsRoot),
+    logsBloom: data(h.logsBloom),
+    difficulty: qty(h.difficulty),
+    number: qty(h.number),
+    gasLimit: qty(h.gasLimit),
+    gasUsed: qty(h.gasUsed),
+    timestamp: qty(h.timestamp),
+    extraData: data(h.extraData),
+    mixHash: data(h.mixHash),
+    nonce: data(h.nonce),
+    baseFeePerGas: opt(h.baseFee),
+    blockGasCost: opt(h.blockGasCost),
+    blobGasUsed: opt(h.blobGasUsed),
+    excessBlobGas: opt(h.excessBlobGas),
+    parentBeaconBlockRoot: h.parentBeaconRoot === undefined ? null : data(h.parentBeaconRoot),
+    timestampMilliseconds: opt(h.timestampMilliseconds),
+    minDelayExcess: opt(h.minDelayExcess),
+    hash: data(hash),
+  };
+}
