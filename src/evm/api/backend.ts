@@ -826,8 +826,8 @@ export class EvmBackend {
       fees = { gasPrice: args.gasPrice ?? (await this.gasPrice()), maxFeePerGas: undefined, maxPriorityFeePerGas: undefined };
     } else {
       const tip = args.maxPriorityFeePerGas ?? (await this.suggestTip());
-      const baseFee = this.consensus.estimateNextBaseFee(head, this.miner.clock.nowMs()) ?? 0n;
-      const maxFee = args.maxFeePerGas ?? tip + baseFee * 2n;
+      // The base fee is estimated only for a missing fee cap (an invalid stored fee config fails it).
+      const maxFee = args.maxFeePerGas ?? tip + ((await this.consensus.estimateNextBaseFee(head, this.miner.clock.nowMs())) ?? 0n) * 2n;
       // geth formats the two *hexutil.Big with %v: hex.
       if (maxFee < tip) throw new RpcError(-32000, `maxFeePerGas (0x${maxFee.toString(16)}) < maxPriorityFeePerGas (0x${tip.toString(16)})`);
       fees = { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip };
@@ -928,7 +928,7 @@ export class EvmBackend {
 
   async gasPrice(): Promise<bigint> {
     const tip = await this.suggestTip();
-    const bf = this.consensus.estimateNextBaseFee(this.chain.head, this.miner.clock.nowMs());
+    const bf = await this.consensus.estimateNextBaseFee(this.chain.head, this.miner.clock.nowMs());
     return bf === undefined ? tip : tip + bf;
   }
 }

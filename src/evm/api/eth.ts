@@ -93,8 +93,8 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   // ---- internal-eth ----
   const internalEth: MethodTable = new Map();
   internalEth.set('eth_gasPrice', async () => hexQ(await be.gasPrice()));
-  internalEth.set('eth_baseFee', () => {
-    const bf = be.consensus.estimateNextBaseFee(chain.head, be.miner.clock.nowMs());
+  internalEth.set('eth_baseFee', async () => {
+    const bf = await be.consensus.estimateNextBaseFee(chain.head, be.miner.clock.nowMs());
     return bf === undefined ? null : hexQ(bf);
   });
   internalEth.set('eth_maxPriorityFeePerGas', async () => hexQ(await be.suggestTip()));

@@ -220,28 +220,27 @@ export class Consensus {
     return txInvalidation(vm.evm as never) ?? undefined;
   }
 
-  estimateNextBaseFee(head: Block, nowMs: bigint): bigint | undefined {
+  async estimateNextBaseFee(head: Block, nowMs: bigint): Promise<bigint | undefined> {
     // The gas price oracle estimates nothing when the head itself has no base fee (pre-SubnetEVM).
     if (head.header.baseFee === undefined) return undefined;
-    const fc = this.feeConfigAfterSync(head);
+    const fc = await this.headFeeConfig(head);
     return estimateNextBaseFee(this.rules, fc, head.header, timeMs(head.header), nowMs) ?? undefined;
   }
 
-  /** Cached fee config after the head (FeeManager reads need the state). */
-  private fcCache?: { hash: string; fc: FeeConfig };
-  feeConfigAfterSync(head: Block): FeeConfig {
-    if (this.fcCache?.hash === head.hashHex) return this.fcCache.fc;
-    return this.rulesAt(head.header.timestamp).isSubnetEVM ? this.rules.genesisFeeConfig : DEFAULT_FEE_CONFIG;
-  }
-  async refreshFeeConfig(head: Block): Promise<void> {
-    let feeConfig: FeeConfig;
-    try {
-      ({ feeConfig } = await this.feeConfigAfter(head));
-    } catch {
-      return; // an invalid stored config: Subnet-EVM's pool logs it and keeps going
+  /**
+   * The fee config after the head (GetFeeConfigAt(head)), read once per head. An invalid stored
+   * FeeManager config rejects with its validation error, as the oracle's `estimateNextBaseFee`
+   * (eth_baseFee, eth_gasPrice, a transaction's default fee cap) answers it in Subnet-EVM.
+   */
+  private fcCache?: { hash: string; fc: Promise<FeeConfig> };
+  headFeeConfig(head: Block): Promise<FeeConfig> {
+    if (this.fcCache?.hash !== head.hashHex) {
+      this.fcCache = { hash: head.hashHex, fc: this.feeConfigAfter(head).then((r) => r.feeConfig) };
     }
-    this.fcCache = { hash: head.hashHex, fc: feeConfig };
+    return this.fcCache.fc;
   }
+  /** The pool's fee floor: the last head whose fee config could be read (Subnet-EVM's pool logs the error and keeps its minimum). */
+  private poolMinBaseFee?: bigint;
 
   /**
    * Facts the tx pool validates against, at the last accepted block. Accounts come from the flat
@@ -249,15 +248,18 @@ export class Consensus {
    * is made only for a read the cache cannot answer.
    */
   async poolHead(head: Block): Promise<PoolHead> {
-    if (this.fcCache?.hash !== head.hashHex) await this.refreshFeeConfig(head);
-    const fc = this.feeConfigAfterSync(head);
+    try {
+      this.poolMinBaseFee = (await this.headFeeConfig(head)).minBaseFee;
+    } catch {
+      this.poolMinBaseFee ??= (this.rulesAt(head.header.timestamp).isSubnetEVM ? this.rules.genesisFeeConfig : DEFAULT_FEE_CONFIG).minBaseFee;
+    }
     const rules = this.rulesAt(head.header.timestamp);
     let view: MerkleStateManager | undefined;
     const state = () => (view ??= this.stateAt(head));
     const account = async (a: Address) => this.cachedAccount?.(head, a.toString()) ?? (await state().getAccount(a));
     return {
       gasLimit: head.header.gasLimit,
-      minBaseFee: fc.minBaseFee,
+      minBaseFee: this.poolMinBaseFee,
       isDurango: rules.isDurango,
       getNonce: async (a) => (await account(a))?.nonce ?? 0n,
       getBalance: async (a) => (await account(a))?.balance ?? 0n,

@@ -240,6 +240,17 @@ test('eth_feeConfig: a stored FeeManager config that fails validation → the va
   assert.deepEqual(await rpcError('badfee', 'eth_feeConfig', [head.hash]), want);
   // The block before still answers.
   assert.equal(await rawResult('badfee', 'eth_feeConfig', ['0x0']), `{"feeConfig":${TESTS_FEE_JSON},"lastChangedAt":0}`);
+  // The gas price oracle reads the same config (GetFeeConfigAt(head)): eth_baseFee and eth_gasPrice
+  // answer its error, the tip alone does not need it.
+  assert.deepEqual(await rpcError('badfee', 'eth_baseFee'), want);
+  assert.deepEqual(await rpcError('badfee', 'eth_gasPrice'), want);
+  assert.match(await result('badfee', 'eth_maxPriorityFeePerGas'), /^0x[0-9a-f]+$/);
+  // So does a transaction's default fee cap (setDefaults, here eth_createAccessList's); with the
+  // fee cap given nothing estimates the base fee.
+  const tx = { from: EWOQ, to: EWOQ, value: '0x1' };
+  assert.deepEqual(await rpcError('badfee', 'eth_createAccessList', [tx, 'latest']), want);
+  const list = await result('badfee', 'eth_createAccessList', [{ ...tx, maxFeePerGas: '0x' + (300n * 10n ** 9n).toString(16) }, 'latest']);
+  assert.deepEqual(list, { accessList: [], gasUsed: '0x5208' });
 });
 
 test('eth_feeConfig: bad params → -32602 with geth texts', async () => {
