@@ -53,6 +53,8 @@ function sample(def: FlagDef): { text: string; json: unknown; parsed: unknown } 
       return { text: String(!def.default), json: !def.default, parsed: !def.default };
     case 'uint':
       return { text: '1234', json: 1234, parsed: 1234 };
+    case 'int':
+      return { text: '-3', json: -3, parsed: -3 };
     case 'duration':
       return { text: '1m30s', json: '1m30s', parsed: 90_000 };
     case 'list':

@@ -2,7 +2,7 @@
 // few Powder adds (marked). Precedence: command line > AVAGO_* environment > config file > default.
 import { homedir } from 'node:os';
 
-export type FlagType = 'string' | 'bool' | 'uint' | 'duration' | 'list' | 'level' | 'json';
+export type FlagType = 'string' | 'bool' | 'uint' | 'int' | 'duration' | 'list' | 'level' | 'json';
 
 export interface FlagDef {
   name: string;
@@ -60,7 +60,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'profile-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/profiles', help: 'profile output directory' },
   { name: 'profile-continuous-enabled', type: 'bool', default: false, help: 'profile continuously into <profile-dir>/continuous' },
   { name: 'profile-continuous-freq', type: 'duration', default: 15 * 60_000, help: 'how long each continuous profile runs before it is written and rotated' },
-  { name: 'profile-continuous-max-files', type: 'uint', default: 5, help: 'rotated continuous profile files kept per kind' },
+  { name: 'profile-continuous-max-files', type: 'int', default: 5, help: 'rotated continuous profile files kept per kind (AvalancheGo reads an int: 0 or less keeps one)' },
   { name: 'chain-config-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/chains', help: '<dir>/<chain ID or alias>/config.json, upgrade.json' },
   { name: 'chain-config-content', type: 'string', default: '', help: 'base64 of {"<chain ID or alias>": {"Config": "<base64>", "Upgrade": "<base64>"}}; replaces chain-config-dir' },
   { name: 'subnet-config-dir', type: 'string', default: '$AVALANCHEGO_DATA_DIR/configs/subnets', help: '<dir>/<subnet ID>.json of the tracked subnets (read and checked; no effect)' },
@@ -181,6 +181,14 @@ export function parseValue(def: FlagDef, raw: unknown, src: Source): unknown {
       const n = Number(s);
       if ((def.name === 'http-port' || def.name === 'staking-port') && n > 65535) throw bad('port out of range (0-65535)');
       return n;
+    }
+    case 'int': {
+      // Go's int flag (pflag's strconv.ParseInt, base 0 without the prefixes: a plain decimal).
+      const s = typeof raw === 'number' || typeof raw === 'string' ? String(raw) : '';
+      if (!/^[+-]?[0-9]+$/.test(s) || Math.abs(Number(s)) > Number.MAX_SAFE_INTEGER) {
+        throw bad(`strconv.ParseInt: parsing ${JSON.stringify(s || JSON.stringify(raw) || '')}: invalid syntax`);
+      }
+      return Number(s);
     }
     case 'duration':
       try {

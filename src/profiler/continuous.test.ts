@@ -94,7 +94,10 @@ test('continuous profiler flags: bad values are start errors with the real texts
   const argv = (...a: string[]) => () => resolveConfig({ argv: ['--data-dir', tmpdir(), ...a], env: {} });
   assert.throws(argv('--profile-continuous-freq=-1s'), { message: 'profile-continuous-freq must be >= 0' });
   assert.throws(argv('--profile-continuous-freq=soon'), { message: /invalid argument "soon" for "--profile-continuous-freq" flag: time: invalid duration/ });
-  assert.throws(argv('--profile-continuous-max-files=-1'), { message: /invalid argument "-1" for "--profile-continuous-max-files" flag: strconv.ParseUint/ });
+  // An int in AvalancheGo (fs.Int): a negative count is taken (rotation then keeps one file).
+  assert.equal(resolveConfig({ argv: ['--data-dir', tmpdir(), '--profile-continuous-max-files=-1'], env: {} }).profileContinuousMaxFiles, -1);
+  assert.throws(argv('--profile-continuous-max-files=1.5'), { message: /invalid argument "1.5" for "--profile-continuous-max-files" flag: strconv.ParseInt: parsing "1.5": invalid syntax/ });
+  assert.throws(argv('--profile-continuous-max-files=many'), { message: /strconv.ParseInt/ });
   assert.throws(argv('--profile-continuous-enabled=maybe'), { message: /strconv.ParseBool/ });
   assert.equal(resolveConfig({ argv: ['--data-dir', tmpdir(), '--profile-continuous-freq=1m30s'], env: {} }).profileContinuousFreqMs, 90_000);
 });
@@ -124,6 +127,13 @@ test('rotate: name → name.1 → … → name.<max>, the oldest overwritten, mi
     }
     assert.deepEqual(readdirSync(dir).sort(), ['cpu.profile.1', 'cpu.profile.2', 'cpu.profile.3']);
     assert.deepEqual([1, 2, 3].map((i) => readFileSync(`${f}.${i}`, 'utf8')), ['d', 'c', 'b']);
+    // A count of 0 or less (the flag is an int) keeps just name.1, as Go's loop does.
+    for (const max of [0, -2]) {
+      writeFileSync(f, `max ${max}`);
+      await rotate(f, max);
+      assert.equal(readFileSync(`${f}.1`, 'utf8'), `max ${max}`);
+      assert.equal(readFileSync(`${f}.2`, 'utf8'), 'c');
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
