@@ -17,14 +17,18 @@ type Item = Uint8Array | Item[];
  * Decodes the first RLP value of `input` as a block; returns it and the bytes after it (geth's
  * rlp.Stream reads values back to back). Senders are recovered from the signatures, or taken
  * from the chain when it holds the same block (its impersonated txs carry no real signature).
+ * `source` is how geth reads the bytes: `bytes` (rlp.DecodeBytes, which knows the input's size: a
+ * value past it is `value size exceeds available input length`) or `stream` (an rlp.Stream on a
+ * file or gzip reader, which has no size: it reads until the bytes run out, `unexpected EOF`).
  */
-export function decodeBlock(chain: Blockchain, input: Uint8Array): { block: Block; rest: Uint8Array } {
+export function decodeBlock(chain: Blockchain, input: Uint8Array, source: 'bytes' | 'stream' = 'bytes'): { block: Block; rest: Uint8Array } {
   if (input.length === 0) throw new BlockDecodeError('EOF');
   let decoded: { data: Item; remainder: Uint8Array };
   try {
     decoded = RLP.decode(input, true) as never;
   } catch (e) {
-    throw new BlockDecodeError(rlpText((e as Error).message, input));
+    const text = rlpText((e as Error).message, input);
+    throw new BlockDecodeError(source === 'stream' && text === VALUE_TOO_LARGE ? 'unexpected EOF' : text);
   }
   const l = decoded.data;
   if (!Array.isArray(l)) throw new BlockDecodeError('rlp: expected input list for types.extblock');
@@ -62,16 +66,18 @@ export function decodeBlock(chain: Blockchain, input: Uint8Array): { block: Bloc
   return { block, rest: decoded.remainder };
 }
 
+const VALUE_TOO_LARGE = 'rlp: value size exceeds available input length';
+
 function rlpText(msg: string, input: Uint8Array): string {
   // @ethereumjs/rlp's "(safeSlice): end slice of Uint8Array out-of-bounds": a value runs past the
   // bytes around it — past the input (the first value's own size), or past its list.
   if (/safeSlice|out-of-bounds/.test(msg)) {
     const size = firstValueSize(input);
-    return size !== undefined && size <= input.length ? 'rlp: element is larger than containing list' : 'rlp: value size exceeds available input length';
+    return size !== undefined && size <= input.length ? 'rlp: element is larger than containing list' : VALUE_TOO_LARGE;
   }
   // @ethereumjs/rlp: "invalid RLP: expected string length to be greater than 55" and the like;
   // geth's stream reader says the value runs past the input.
-  if (/remainder|length|too short|out of range|not enough/i.test(msg)) return 'rlp: value size exceeds available input length';
+  if (/remainder|length|too short|out of range|not enough/i.test(msg)) return VALUE_TOO_LARGE;
   return `rlp: ${msg.replace(/^invalid RLP:\s*/i, '')}`;
 }
 
