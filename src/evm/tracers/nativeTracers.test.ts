@@ -207,6 +207,26 @@ test('prestateTracer: contract creation, CREATE and CREATE2 (created accounts: e
   assert.deepEqual(Object.keys(sd.pre), [BLACKHOLE, probe, BOB]);
 });
 
+test('prestateTracer: a CREATE2 onto an existing account (address collision) looks it up whole; the diff leaves it out, unchanged', async () => {
+  // A factory whose code is CREATE2(value 0, init = the one byte 0x00 (STOP), salt 0), then STOP:
+  // the first call makes an empty contract (nonce 1), the second collides with it.
+  const runtime = '6000600160006000f55000';
+  const f = (await send({ from: ALICE, data: '0x600b600c600039600b6000f3' + runtime, gas: '0x100000' })).contractAddress;
+  const first = await send({ from: ALICE, to: f, gas: '0x100000' });
+  const child = (await trace(first, { tracer: 'callTracer' })).calls[0].to;
+  same(await trace(first, PRESTATE), sorted({ [BLACKHOLE]: await account(BLACKHOLE, blockBefore(first)), [f]: await account(f, blockBefore(first)), [child]: { balance: '0x0' }, [ALICE]: await account(ALICE, blockBefore(first)) }));
+  const second = await send({ from: ALICE, to: f, gas: '0x100000' });
+  assert.equal(second.status, '0x1');
+  const call = (await trace(second, { tracer: 'callTracer' })).calls[0];
+  assert.equal(call.error, 'contract address collision');
+  const at = blockBefore(second);
+  same(await trace(second, PRESTATE), sorted({ [BLACKHOLE]: await account(BLACKHOLE, at), [f]: await account(f, at), [child]: { balance: '0x0', nonce: 1 }, [ALICE]: await account(ALICE, at) }));
+  const d = await trace(second, DIFF);
+  assert.deepEqual(Object.keys(d.pre), [BLACKHOLE, f, ALICE].sort());
+  same(d.post[f], { nonce: await nonceOf(f, second.blockNumber) }, 'the failed CREATE2 still took a nonce');
+  assert.equal(child in d.post, false);
+});
+
 test('prestateTracer: SELFDESTRUCT, BALANCE, EXTCODESIZE, EXTCODEHASH and CALL targets are looked up; a self-destructed account stays in pre only', async () => {
   const child = await deploy(CH, [4n], '0x9');
   const r = await send({ from: BOB, to: child, data: data(CH, 'kill', [CAROL]) });
