@@ -7,7 +7,7 @@ import { idFromContent, parseID } from '../ids/ids.js';
 import type { Database } from '../db/database.js';
 import type { LogFactory, Logger, NamedLogger } from '../logging/logger.js';
 import { withRequestLog } from '../logging/requests.js';
-import type { RouteHandler, Router } from '../server/router.js';
+import { joinPath, type RouteHandler, type Router } from '../server/router.js';
 import { GorillaServer, bool, optStr, str, strArray, uint64 } from '../rpc/gorilla.js';
 import type { VMRegistry } from '../vms/registry.js';
 import { SUBNET_EVM_ID, parseAliasesObject } from '../vms/registry.js';
@@ -161,7 +161,7 @@ export class ChainManager {
     // Aliases declared with the chain route like the genesis API aliases (/ext/bc/<alias>); the
     // router keeps them dormant until the chain's routes exist.
     for (const a of def.aliases ?? []) this.aliaser.alias(id, a);
-    const routeAliases = (def.aliases ?? []).map((a) => `bc/${a}`);
+    const routeAliases = (def.aliases ?? []).map((a) => joinPath('bc', a));
     if (routeAliases.length) this.deps.router.addAliases(`bc/${id}`, ...routeAliases);
     this.declared.set(def, plan);
   }
@@ -320,7 +320,8 @@ export class ChainManager {
   aliasChain(chain: string, alias: string): void {
     const id = this.aliaser.lookup(chain);
     this.aliaser.alias(id, alias);
-    this.deps.router.addAliases(`bc/${id}`, `bc/${alias}`);
+    // AvalancheGo: AddAliases(path.Join("bc", chainID), path.Join("bc", alias)).
+    this.deps.router.addAliases(`bc/${id}`, joinPath('bc', alias));
   }
 
   async shutdown(): Promise<void> {

@@ -110,18 +110,37 @@ export class Router {
   }
 }
 
-/** `/ext/` + path, cleaned like Go's path.Join (so `../x` style aliases are normalised). */
+/**
+ * `/ext/` + the path exactly as given (AvalancheGo's AddAliases: `fmt.Sprintf("%s/%s", baseURL,
+ * endpoint)`): an alias `x/` is the route `/ext/x/`, an empty one reserves `/ext/`, and one that is
+ * not a clean path (`../x`, `a//b`) reserves a URL no request reaches (requests are cleaned first).
+ * Chain aliases are joined and cleaned before they get here (`joinPath('bc', alias)`).
+ */
 export function extPath(p: string): string {
-  return cleanPath('/ext/' + p);
+  return '/ext/' + p;
+}
+
+/** Go's path.Join: the non-empty elements joined with `/`, then cleaned (`bc` + `../../x` → `../x`). */
+export function joinPath(...elems: string[]): string {
+  const joined = elems.filter((e) => e !== '').join('/');
+  return joined === '' ? '' : goClean(joined);
 }
 
 /** Go's path.Clean, for absolute paths. */
 export function cleanPath(p: string): string {
+  return goClean('/' + p);
+}
+
+/** Go's path.Clean: `.` dropped, `..` removes the element before it (kept at the start of a relative path). */
+function goClean(p: string): string {
+  const rooted = p.startsWith('/');
   const out: string[] = [];
   for (const seg of p.split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') out.pop();
-    else out.push(seg);
+    if (seg !== '..') out.push(seg);
+    else if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+    else if (!rooted) out.push('..');
   }
-  return '/' + out.join('/');
+  const body = out.join('/');
+  return rooted ? '/' + body : body || '.';
 }
