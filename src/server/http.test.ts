@@ -251,3 +251,26 @@ test('Host check result does not stick to a connection: a good Host after a bad 
     agent.destroy();
   }
 });
+
+test('an Upgrade header on a route that takes none is a plain header: the usual answer (curl --http2, a WebSocket handshake on JSON-RPC)', async () => {
+  const body = CALL;
+  // A WebSocket handshake on the info API, and a second request on the same connection.
+  const ws =
+    `POST /ext/info HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}` +
+    `POST /ext/info HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  const both = await rawHTTP(ws);
+  const answers = both.split(/(?=HTTP\/1\.1 )/);
+  assert.equal(answers.length, 2, both);
+  for (const a of answers) {
+    assert.match(a, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(a, /\r\nnode-id: NodeID-/);
+    assert.match(a, /\{"jsonrpc":"2.0","result":\{"networkID":"12345"\},"id":1\}/);
+  }
+  // curl --http2 on plain HTTP asks for h2c; the node answers in HTTP/1.1 (allowed: the upgrade is the server's choice).
+  const h2c = await rawHTTP('GET /ext/health/liveness HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n');
+  assert.match(h2c, /^HTTP\/1\.1 200 OK\r\n/);
+  assert.match(h2c, /"healthy":true/);
+  // The Host check still runs first.
+  const bad = await rawHTTP('GET /ext/health/liveness HTTP/1.1\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+  assert.match(bad, /^HTTP\/1\.1 403 Forbidden\r\n[^]*\r\n\r\ninvalid host specified\n$/);
+});

@@ -124,6 +124,8 @@ export class HttpServer {
   /** The last Host header seen and whether it passed: clients repeat the same one. */
   private lastHost: string | undefined;
   private lastHostOK = false;
+  /** node:http's own connection listener (a connection handed to it is parsed as HTTP/1.1). */
+  private readonly httpConnection: (s: Duplex) => void;
 
   constructor(
     private readonly router: Router,
@@ -151,6 +153,8 @@ export class HttpServer {
       else socket.destroy();
     });
     if (opts.tls) {
+      const [httpConnection] = this.server.listeners('secureConnection') as ((s: Duplex) => void)[];
+      this.httpConnection = httpConnection;
       // TLS sockets reach node:http after the handshake; the fast path reads plain sockets only.
       this.server.on('secureConnection', (s: Socket) => {
         this.sockets.add(s);
@@ -163,6 +167,7 @@ export class HttpServer {
     // connection listener at the first request it does not answer itself.
     const [httpConnection] = this.server.listeners('connection') as ((s: Socket) => void)[];
     this.server.removeListener('connection', httpConnection);
+    this.httpConnection = httpConnection as (s: Duplex) => void;
     const fast: FastHttpOptions = {
       router,
       nodeHeaderLines: `node-id: ${opts.nodeID}\r\nVary: Origin\r\n`,
@@ -358,7 +363,14 @@ export class HttpServer {
     const path = (req.url ?? '/').split('?')[0];
     const handler = this.hostAllowed(req.headers.host) ? this.router.lookup(path) : undefined;
     if (!handler?.upgrade) {
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n404 page not found\n');
+      // Go's server sees an Upgrade header the handler does not take as a plain header: the
+      // request is answered as usual (curl --http2's `Upgrade: h2c`, a WebSocket handshake on a
+      // JSON-RPC route, a bad Host: 403). node:http has detached its parser, so the request goes
+      // back to it without the header, followed by the bytes read after it.
+      this.upgraded.delete(socket);
+      socket.removeAllListeners('error');
+      socket.unshift(Buffer.concat([requestHeadWithoutUpgrade(req), head]));
+      this.httpConnection.call(this.server, socket);
       return;
     }
     try {
@@ -368,6 +380,14 @@ export class HttpServer {
       socket.destroy();
     }
   }
+}
+
+/** The request line and headers as received, less `Upgrade` (so node:http parses a plain request). */
+function requestHeadWithoutUpgrade(req: IncomingMessage): Buffer {
+  let head = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() !== 'upgrade') head += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  return Buffer.from(head + '\r\n', 'latin1');
 }
 
 /** A `%` not followed by two hex digits. */

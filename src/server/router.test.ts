@@ -46,7 +46,7 @@ test('admin.alias takes both paths as given: /ext/ + the argument, not cleaned (
     assert.deepEqual((await admin('admin.aliasChain', { chain: 'dev', alias: '../../foo' })).result, {});
     assert.equal(await status('/foo/rpc'), 404);
     assert.deepEqual((await admin('admin.aliasChain', { chain: 'dev', alias: 'x/../mine/' })).result, {});
-    assert.equal((await (await fetch(`${t.url}/ext/bc/mine/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })).json()).result, '0xa8ca');
+    assert.equal(((await (await fetch(`${t.url}/ext/bc/mine/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' })).json()) as { result: string }).result, '0xa8ca');
   } finally {
     await t.stop();
   }
