@@ -8,6 +8,7 @@ import { Account, Address, createAddressFromString } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { ChainHeader } from './header.js';
+import { txInvalidation } from '../precompiles/runtime.js';
 // Exact interpreter speed-ups (jump-destination analysis memoised per code); see the module.
 import '../vmTuning.js';
 
@@ -95,6 +96,10 @@ export async function runTxSubnetEVM(
     skipNonce: opts.skipNonce,
     skipBalance: opts.skipBalance,
   });
+  // A DELEGATECALL/CALLCODE into a stateful precompile between InvalidateDelegateUnix and Granite
+  // invalidates the whole tx (reference §8.1): it cannot be included, and eth_call answers the text.
+  const invalid = txInvalidation(vm.evm as never);
+  if (invalid !== undefined) throw new Error(invalid);
   const header = (block as { header: { baseFeePerGas: bigint; coinbase: Address } }).header;
   const basePart = result.totalGasSpent * header.baseFeePerGas;
   if (basePart > 0n) {

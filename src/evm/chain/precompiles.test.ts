@@ -28,7 +28,18 @@ before(async () => {
     gasLimit: '0x7a1200',
     difficulty: '0x0',
   };
-  node = await startTestNode({ chains: [{ name: 'pc', aliases: ['pc'], genesis }] });
+  // Before Granite (and after 1754107200, as the wall clock is): a DELEGATECALL into a stateful
+  // precompile invalidates its tx. No block gas cost, so blocks need no tip.
+  const preGranite = {
+    ...genesis,
+    config: {
+      chainId: 43210,
+      graniteTimestamp: 1900000000,
+      feeConfig: { ...genesis.config.feeConfig, minBlockGasCost: 0, maxBlockGasCost: 0, blockGasCostStep: 0 },
+      txAllowListConfig: { blockTimestamp: 1607144400, adminAddresses: [ADMIN] },
+    },
+  };
+  node = await startTestNode({ chains: [{ name: 'pc', aliases: ['pc'], genesis }, { name: 'pg', aliases: ['pg'], genesis: preGranite }] });
   rpc = rpcClient(node.url + '/ext/bc/pc/rpc');
 });
 after(async () => {
@@ -77,4 +88,29 @@ test('NativeMinter mints from a tx; a non-enabled caller fails in eth_call with 
   assert.deepEqual([e.code, e.message], [-32000, 'non-enabled cannot mint: 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC']);
   const active = await rpc('eth_getActivePrecompilesAt', []);
   assert.deepEqual(Object.keys(active).sort(), ['contractNativeMinterConfig', 'feeManagerConfig', 'txAllowListConfig']);
+});
+
+test('before Granite, a tx that DELEGATECALLs into a stateful precompile is not mined (reference §8.1); eth_call answers why', async () => {
+  const pg = rpcClient(node.url + '/ext/bc/pg/rpc');
+  // A proxy: DELEGATECALL(gas, TxAllowList, calldata) then STOP.
+  const runtime = '365f5f375f5f365f73' + TX_ALLOW.slice(2) + '5af400';
+  const init = '0x6020600c60003960206000f3' + runtime;
+  const deployed = await pg('eth_getTransactionReceipt', [await pg('eth_sendRawTransaction', [signTx(0, { nonce: 0n, gasLimit: 200000n, data: init })])]);
+  assert.equal(deployed.status, '0x1');
+  const proxy = deployed.contractAddress;
+  const abi = parseAbi(['function readAllowList(address) view returns (uint256)']);
+  const data = encodeFunctionData({ abi, functionName: 'readAllowList', args: [ADMIN as `0x${string}`] });
+  const e = await rpcError(pg('eth_call', [{ from: ADMIN, to: proxy, data }, 'latest']));
+  assert.deepEqual([e.code, e.message], [-32000, 'precompile cannot be called with DELEGATECALL']);
+  const height = await pg('eth_blockNumber', []);
+  const hash = await pg('eth_sendRawTransaction', [signTx(0, { nonce: 1n, to: proxy, gasLimit: 100000n, data })]);
+  // The automine builds nothing from it: no block, no receipt; it waits in the pool, as on the
+  // real node (its builder skips the sender), and an empty block leaves it there.
+  assert.equal(await pg('eth_getTransactionReceipt', [hash]), null);
+  assert.equal(await pg('eth_blockNumber', []), height);
+  await pg('evm_mine', []);
+  assert.equal(await pg('eth_getTransactionReceipt', [hash]), null);
+  assert.equal(BigInt(await pg('eth_getTransactionCount', [ADMIN, 'latest'])), 1n);
+  // A plain CALL into the precompile is fine.
+  assert.equal(BigInt(await pg('eth_call', [{ from: ADMIN, to: TX_ALLOW, data }, 'latest'])), 2n);
 });

@@ -15,6 +15,7 @@ import type { EvmFork } from '../chain/common.js';
 import type { PoolTx, TxPool } from '../txpool/pool.js';
 import { warpOf } from '../../warp/chain.js';
 import { hex0x } from '../../hexOf.js';
+import { INVALIDATE_DELEGATE_UNIX } from '../precompiles/addresses.js';
 
 const hex = hex0x;
 const MIN_TX_GAS = 21000n;
@@ -104,6 +105,9 @@ export class BlockBuilder {
     const baseFee = fields.baseFee ?? 0n;
     const execCtx = execBlock(header, common);
 
+    // A tx can be invalidated after it ran (a DELEGATECALL into a stateful precompile, reference
+    // §8.1): in that window each tx runs in a checkpoint of its own, so it can be left out.
+    const mayInvalidate = !rules.isGranite && fields.timestamp >= INVALIDATE_DELEGATE_UNIX && rules.precompiles.size > 0;
     await sm.checkpoint();
     try {
       await this.consensus.onBlockStart(vm, sm, parent, header, fields.feeConfig);
@@ -140,7 +144,15 @@ export class BlockBuilder {
           if (tx.nonce > nonce) throw new Error('nonce gap');
           // geth's state transition refuses it (ErrNonceMax); the tx stays in the pool.
           if (nonce === MAX_NONCE) throw new Error('nonce has max value');
-          const { result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed);
+          if (mayInvalidate) await sm.checkpoint();
+          let result: RunTxResult;
+          try {
+            ({ result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed));
+          } catch (e) {
+            if (mayInvalidate) await sm.revert();
+            throw e;
+          }
+          if (mayInvalidate) await sm.commit();
           gasUsed += result.totalGasSpent;
           bytes += p.raw.length;
           recordReceipt(tx, result, gasUsed, receiptBytes, bloom, receipts);
