@@ -700,7 +700,9 @@ export class EvmBackend {
     let tx: TypedTransaction;
     try {
       // Also a nonce of 2^64-1 and a gas × fee cap past 2^256, which geth decodes (gethTx.ts).
-      tx = values ? gethTxFromValues(type, values, TX_FROM_VALUES[type], { common }) : createTxFromRLP(raw, { common });
+      // The initcode limit is the pool's check (its text), not the decoder's (ethereumjs checks it in the constructor).
+      const opts = { common, allowUnlimitedInitCodeSize: true };
+      tx = values ? gethTxFromValues(type, values, TX_FROM_VALUES[type], opts) : createTxFromRLP(raw, opts);
     } catch (e) {
       // ethereumjs' texts end with a description of the tx, "(tx type=2 hash=… …)".
       const m = (e as Error).message.replace(/\s*\(tx type=.*$/s, '');

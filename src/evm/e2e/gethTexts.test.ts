@@ -323,3 +323,14 @@ test('eth_fillTransaction checks no fee cap (as geth\'s FillTransaction): a gas 
   assert.equal(r.result?.tx.gas, '0xffffffffffffffff', JSON.stringify(r.error));
   assert.equal(r.result.tx.hash, keccak256(r.result.raw));
 });
+
+test('eth_sendRawTransaction: a creation with initcode over 49,152 bytes meets the pool\'s check in geth\'s words (not the decoder\'s)', async () => {
+  const account = privateKeyToAccount(KEY1);
+  const nonce = BigInt((await call('eth_getTransactionCount', [ADDR1, 'pending'])).result);
+  const data = toHex(new Uint8Array(49_153));
+  const raw = await account.signTransaction({ chainId: dev.chainId, type: 'eip1559', nonce: Number(nonce), gas: 7_000_000n, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n, data });
+  await expectError('eth_sendRawTransaction', [raw], 'max initcode size exceeded: code size 49153, limit 49152');
+  // eth_sendTransaction reaches the same check.
+  const r = await call('eth_sendTransaction', [{ from: ADDR1, data, gas: '0x6acfc0' }]);
+  assert.equal(r.error?.message, 'max initcode size exceeded: code size 49153, limit 49152');
+});
