@@ -40,3 +40,43 @@ test('automine with 32 concurrent senders: each answer has its receipt, nothing 
     await node.stop();
   }
 });
+
+test('before Granite, a block its block gas cost stops is built again in 100 ms steps until the cost has fallen (Subnet-EVM\'s builder retry)', async () => {
+  const { startTestNode } = await import('../../../test/helpers.js');
+  const { rpcClient, signTx, DEV_ADDRS } = await import('../chain/testkit.js');
+  const genesis = {
+    config: {
+      chainId: Number(CHAIN_ID),
+      graniteTimestamp: 1900000000,
+      feeConfig: { gasLimit: 8000000, targetBlockRate: 2, minBaseFee: 25000000000, targetGas: 15000000, baseFeeChangeDenominator: 36, minBlockGasCost: 0, maxBlockGasCost: 1000000, blockGasCostStep: 200000 },
+    },
+    alloc: { [DEV_ADDRS[0]]: { balance: '0xd3c21bcecceda1000000' } },
+    timestamp: '0x5FCB13D0',
+    gasLimit: '0x7a1200',
+    difficulty: '0x0',
+  };
+  const node = await startTestNode({ chains: [{ name: 'pre', aliases: ['pre'], genesis }] });
+  try {
+    const rpc = rpcClient(node.url + '/ext/bc/pre/rpc');
+    // Long after genesis, a zero-tip tx fits (the block gas cost has fallen to 0).
+    const first = await rpc('eth_sendRawTransaction', [signTx(0, { nonce: 0n, to: DEV_ADDRS[1] })]);
+    assert.equal((await rpc('eth_getTransactionReceipt', [first])).status, '0x1');
+    // Right after it, another zero-tip tx cannot pay the cost of a block < 2 s later (400,000 gas
+    // × base fee): the automine fails, the tx waits in the pool and the node answers meanwhile.
+    const t0 = Date.now();
+    const second = await rpc('eth_sendRawTransaction', [signTx(0, { nonce: 1n, to: DEV_ADDRS[1] })]);
+    assert.equal(await rpc('eth_getTransactionReceipt', [second]), null);
+    // Without another tx arriving, the retries build its block once 2 s have passed.
+    let receipt = null;
+    while (receipt === null && Date.now() - t0 < 10_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      receipt = await rpc('eth_getTransactionReceipt', [second]);
+    }
+    assert.equal(receipt?.status, '0x1', 'mined by a retry');
+    const [a, b] = await Promise.all([first, second].map(async (h) => rpc('eth_getBlockByHash', [(await rpc('eth_getTransactionReceipt', [h])).blockHash, false])));
+    assert.ok(BigInt(b.timestamp) - BigInt(a.timestamp) >= 2n, `${a.timestamp} → ${b.timestamp}`);
+    assert.equal(b.blockGasCost, '0x0');
+  } finally {
+    await node.stop();
+  }
+});

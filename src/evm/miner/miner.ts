@@ -20,6 +20,9 @@ export class BlockTimeExhaustedError extends Error {
   }
 }
 
+/** Subnet-EVM's builder: a retry on the same parent after a failed build (reference §9.1). */
+const RETRY_MS = 100;
+
 /** The longest delay Node's timers keep. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -51,6 +54,10 @@ export class Miner {
   private readonly listeners: ((m: MinedBlock) => void)[] = [];
   /** Callers of settled() waiting for the automine to go idle. */
   private idleWaiters: (() => void)[] = [];
+  /** The automine's next try after a block that could not be built (Subnet-EVM retries in 100 ms). */
+  private retryTimer?: NodeJS.Timeout;
+  /** The last automine failure's text (logged once at WARN, its repeats at DEBUG). */
+  private lastFailure?: string;
 
   constructor(
     private readonly chain: Blockchain,
@@ -151,12 +158,31 @@ export class Miner {
         // Nothing includable, and nothing new arrived while trying: the rest is stuck for now.
         if (!m && this.arrivals === seen) break;
       }
+      this.lastFailure = undefined;
     } catch (e) {
-      this.log.warn('automine failed', { error: (e as Error).message });
+      const error = (e as Error).message;
+      if (error !== this.lastFailure) this.log.warn('automine failed', { error });
+      else this.log.debug('automine failed again', { error });
+      this.lastFailure = error;
+      this.retrySoon();
     } finally {
       this.draining = false;
       if (!this.scheduled) this.releaseIdle();
     }
+  }
+
+  /**
+   * A block that could not be built is tried again 100 ms later, as Subnet-EVM's builder does: its
+   * block gas cost (before Granite) falls as time passes, so the txs fit later. Requests do not
+   * wait for the retry (the automine is idle meanwhile); `txAdded` tries at once anyway.
+   */
+  private retrySoon(): void {
+    if (this.retryTimer || this.closed) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.automine && !this.closed && !this.busy && this.pool.hasExecutable()) void this.drain();
+    }, RETRY_MS);
+    this.retryTimer.unref?.();
   }
 
   /** Builds, writes (durably) and accepts one block. */
@@ -211,6 +237,7 @@ export class Miner {
   close(): void {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.releaseIdle();
   }
 }
