@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import type { LogFactory, Logger, NamedLogger } from '../logging/logger.js';
 import { withRequestLog } from '../logging/requests.js';
 import { joinPath, type RouteHandler, type Router } from '../server/router.js';
+import { stringifyWithBigInts } from '../config/bigJSON.js';
 import { GorillaServer, bool, optStr, str, strArray, uint64 } from '../rpc/gorilla.js';
 import type { VMRegistry } from '../vms/registry.js';
 import { SUBNET_EVM_ID, parseAliasesObject } from '../vms/registry.js';
@@ -141,7 +142,7 @@ export class ChainManager {
       const p = resolve(this.deps.baseDir, def.genesis);
       if (!existsSync(p)) throw new Error(`chain ${label}: genesis file does not exist: ${p}`);
       genesis = readFileSync(p);
-    } else genesis = Buffer.from(JSON.stringify(def.genesis));
+    } else genesis = Buffer.from(stringifyWithBigInts(def.genesis)); // bigints as bare digits (config/bigJSON.ts)
     if (def.subnetID) parseID(def.subnetID);
     const subnetID = def.subnetID ?? idFromContent('powder-subnet', vmID, label, genesis);
     const id = idFromContent('powder-chain', subnetID, vmID, label, genesis);

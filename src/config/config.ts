@@ -16,6 +16,8 @@ import { decodeStdBase64 } from '../vms/registry.js';
 import { EMPTY_ID, parseID, parseNodeID } from '../ids/ids.js';
 import { isIP } from 'node:net';
 import { parseJsonGoErrors } from '../evm/config/json.js';
+import { parseJSONKeepingIntegers } from './bigJSON.js';
+import { objectMembers, skipWs } from '../rpc/rawJSON.js';
 
 export interface NodeConfig {
   dataDir: string;
@@ -135,12 +137,26 @@ function readConfigFile(explicit: Map<string, unknown>): Map<string, unknown> {
   return parseConfigObject(parseJSONOrThrow(text, `config file ${path}`), path);
 }
 
-function parseJSONOrThrow(text: string, what: string): unknown {
+function parseJSONOrThrow(text: string, what: string, parse: (text: string) => unknown = JSON.parse): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = parse(text);
   } catch (e) {
     throw new ConfigError(`${what} is not valid JSON: ${(e as Error).message}`);
   }
+  return keepChainIntegers(text, value);
+}
+
+/**
+ * A config file's `chains` read again from its text, so an inline genesis keeps its integers past
+ * 2^53 (bigJSON.ts); the other keys stay as JSON.parse made them.
+ */
+function keepChainIntegers(text: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('chains' in value)) return value;
+  let span: { start: number; end: number } | undefined;
+  for (const m of objectMembers(text, skipWs(text, 0))) if (m.key === 'chains') span = m;
+  if (span) (value as Record<string, unknown>).chains = parseJSONKeepingIntegers(text.slice(span.start, span.end));
+  return value;
 }
 
 /**
@@ -197,7 +213,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
   const chainsFile = String(merged.get('chains-file') ?? '');
   if (chainsFile) {
     if (!existsSync(chainsFile)) throw new ConfigError(`--chains-file: file does not exist: ${chainsFile}`);
-    chains = parseJSONOrThrow(readFileSync(chainsFile, 'utf8'), `--chains-file ${chainsFile}`) as unknown[];
+    chains = parseJSONOrThrow(readFileSync(chainsFile, 'utf8'), `--chains-file ${chainsFile}`, parseJSONKeepingIntegers) as unknown[];
   }
   if (chains !== null && !Array.isArray(chains)) throw new ConfigError('--chains must be a JSON array of chain definitions');
 

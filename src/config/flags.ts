@@ -1,6 +1,7 @@
 // Flags with AvalancheGo's names and defaults (reference: avalanchego-node.md §10), plus the
 // few Powder adds (marked). Precedence: command line > AVAGO_* environment > config file > default.
 import { homedir } from 'node:os';
+import { parseJSONKeepingIntegers } from './bigJSON.js';
 
 export type FlagType = 'string' | 'bool' | 'uint' | 'int' | 'duration' | 'list' | 'level' | 'json';
 
@@ -215,7 +216,8 @@ export function parseValue(def: FlagDef, raw: unknown, src: Source): unknown {
     case 'json':
       if (typeof raw === 'string' && fromText) {
         try {
-          return JSON.parse(raw);
+          // (--chains: an inline genesis keeps its integers past 2^53.)
+          return parseJSONKeepingIntegers(raw);
         } catch (e) {
           throw bad((e as Error).message);
         }
