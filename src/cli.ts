@@ -30,13 +30,13 @@ function formatMs(ms: number): string {
   return `${ms}ms`;
 }
 
-/** One line that says what went wrong at start. */
+/** What went wrong at start: the error's whole text, as AvalancheGo prints it (a config file's bytes quoted in it may span lines). */
 function startError(e: unknown, argvPort: () => string): string {
   const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
   if (err?.code === 'EADDRINUSE') return `--http-port ${argvPort()} is already in use (${err.address}:${err.port}); pick another port or --http-port=0`;
   if (err?.code === 'EACCES' && err.syscall === 'listen') return `cannot listen on ${err.address}:${err.port}: permission denied (--http-host/--http-port)`;
   const msg = e instanceof Error ? e.message : String(e);
-  return msg.split('\n')[0];
+  return msg.trimEnd();
 }
 
 export async function main(argv: string[]): Promise<void> {

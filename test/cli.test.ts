@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -90,6 +90,19 @@ test('CLI: a config file with a bad value names the file and the key', async () 
     const r = await run([`--data-dir=${dir}`, '--config-file', file]);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^powder: invalid value "x" for "http-port" in config file .*config\.json: .*\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI: a chain config.json that fails keeps its cause, also when the file ends with a newline (the quoted bytes span lines)', async () => {
+  const dir = tempDir();
+  try {
+    mkdirSync(join(dir, 'chains', 'dev'), { recursive: true });
+    writeFileSync(join(dir, 'chains', 'dev', 'config.json'), '{"tx-pool-lifetime":"soon"}\n');
+    const r = await run([`--data-dir=${dir}`, '--db-type=memdb', `--chain-config-dir=${join(dir, 'chains')}`]);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, 'powder: failed to unmarshal config {"tx-pool-lifetime":"soon"}\n: time: invalid duration "soon"\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
