@@ -1,3 +1,6 @@
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
 // Go's *fs.PathError text for a Node fs error: `<op> <path>: <errno text>`, e.g.
 // `open /x: no such file or directory`. AvalancheGo and geth report file errors this way, so every
 // API that touches files (plugin dir, key directory, profiles, block files) words them alike.
@@ -33,4 +36,28 @@ export function goPathError(op: string, path: string, e: unknown): string {
   const text = (code && GO_ERRNO[code]) ?? (err instanceof Error ? err.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '') : String(e));
   const call = err?.syscall === 'open' || err?.syscall === 'read' || err?.syscall === 'stat' ? err.syscall : op;
   return `${call} ${path}: ${text}`;
+}
+
+/**
+ * os.MkdirAll's error: where the path or one of its parents is a file, Go names the first such
+ * one it finds (`mkdir /a/file: not a directory`), where Node names the whole path.
+ */
+export function goMkdirAllError(path: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    // Go stats the path, then each parent in turn: the first that exists decides.
+    for (let p = path; ; ) {
+      let isDir: boolean | undefined;
+      try {
+        isDir = statSync(p).isDirectory();
+      } catch {
+        isDir = undefined;
+      }
+      if (isDir === false) return `mkdir ${p}: not a directory`;
+      const up = dirname(p);
+      if (isDir === true || up === p) break;
+      p = up;
+    }
+  }
+  return goPathError('mkdir', path, e);
 }

@@ -2,7 +2,7 @@
 // lock.profile in Go's text format from real contention, the real node's errors, stacktrace.txt.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -228,5 +228,28 @@ test('stacktrace: writes stacktrace.txt in the process working directory', async
     process.chdir(cwd);
     await t.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('profile files that cannot be made: Go\'s path errors (the parent that is a file; a directory where the profile goes)', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'powder-proferr-'));
+  const file = join(base, 'file');
+  writeFileSync(file, 'not a directory');
+  const t = await startTestNode({ 'db-type': 'memdb', 'api-admin-enabled': true, 'profile-dir': join(file, 'prof') });
+  try {
+    for (const m of ['admin.startCPUProfiler', 'admin.memoryProfile', 'admin.lockProfile']) {
+      assert.equal((await call(t.url, m)).error?.message, `mkdir ${file}: not a directory`, m);
+    }
+  } finally {
+    await t.stop();
+  }
+  const dir = join(base, 'profiles');
+  const t2 = await startTestNode({ 'db-type': 'memdb', 'api-admin-enabled': true, 'profile-dir': dir });
+  try {
+    mkdirSync(join(dir, 'lock.profile'), { recursive: true });
+    assert.equal((await call(t2.url, 'admin.lockProfile')).error?.message, `open ${join(dir, 'lock.profile')}: is a directory`);
+  } finally {
+    await t2.stop();
+    rmSync(base, { recursive: true, force: true });
   }
 });

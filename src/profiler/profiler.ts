@@ -3,6 +3,7 @@
 // File writes and compression are asynchronous: profiling never stalls the node's requests.
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { goMkdirAllError, goPathError } from '../goPathError.js';
 import { CpuProfileSession } from './cpu.js';
 import { acquireHeapSampler, type HeapSampler } from './heap.js';
 import { formatLockProfile } from './lockprofile.js';
@@ -36,10 +37,19 @@ export class Profiler {
     this.heap.catch(() => undefined);
   }
 
-  /** Creates (truncates) `<dir>/<name>` as Go's perms.Create does. */
+  /** Creates (truncates) `<dir>/<name>` as Go's perms.Create does; failures in Go's words (goPathError.ts). */
   private async create(name: string): Promise<FileHandle> {
-    await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
-    return open(join(this.dir, name), 'w', FILE_MODE);
+    try {
+      await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
+    } catch (e) {
+      throw new Error(goMkdirAllError(this.dir, e));
+    }
+    const file = join(this.dir, name);
+    try {
+      return await open(file, 'w', FILE_MODE);
+    } catch (e) {
+      throw new Error(goPathError('open', file, e));
+    }
   }
 
   async startCPUProfiler(): Promise<void> {
