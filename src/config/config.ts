@@ -52,6 +52,8 @@ export interface NodeConfig {
   logRotaterMaxFiles: number;
   logRotaterMaxAge: number;
   logRotaterCompressEnabled: boolean;
+  /** --log-disable-display-plugin-logs: what chains' VMs log stays off the terminal (files only). */
+  logDisableDisplayPluginLogs: boolean;
   pluginDir: string;
   pluginDirExplicit: boolean;
   profileDir: string;
@@ -305,6 +307,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     logRotaterMaxFiles: merged.get('log-rotater-max-files') as number,
     logRotaterMaxAge: merged.get('log-rotater-max-age') as number,
     logRotaterCompressEnabled: merged.get('log-rotater-compress-enabled') as boolean,
+    logDisableDisplayPluginLogs: merged.get('log-disable-display-plugin-logs') as boolean,
     pluginDir: path('plugin-dir'),
     pluginDirExplicit: isSet('plugin-dir'),
     profileDir: path('profile-dir'),

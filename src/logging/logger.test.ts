@@ -223,3 +223,23 @@ test('a chain\'s requests appear in <log-dir>/<chain>.log once its level is lowe
     await t.stop();
   }
 });
+
+test('disableWriterDisplaying (--log-disable-display-plugin-logs): a chain\'s VM entries go to its file only; the node\'s own entries on it, and other loggers, still display', () => {
+  const dir = tempDir();
+  const shown: string[] = [];
+  try {
+    const f = new LogFactory({ dir, logLevel: Levels.Info, displayLevel: Levels.Info, format: 'plain', display: (l) => shown.push(l), disableWriterDisplaying: true });
+    const main = f.make('main');
+    const chain = f.make('dev', 'dev Chain');
+    chain.logLevel = Levels.Debug;
+    chain.displayLevel = Levels.Debug;
+    chain.info('from the VM');
+    chain.nodeDebug('from the node');
+    main.info('node wide');
+    assert.deepEqual(shown.map((l) => l.replace(/^.*\] /, '')).map((l) => l.replace(/ \S+:\d+ /, ' ')), ['DEBUG <dev Chain> from the node', 'INFO node wide']);
+    assert.match(readFileSync(join(dir, 'dev.log'), 'utf8'), /INFO <dev Chain> .* from the VM/);
+    f.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

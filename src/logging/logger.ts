@@ -39,6 +39,12 @@ export interface LogFactoryConfig {
    * `maxSizeMB` (the flag takes whole MB; tests and library users may want less).
    */
   rotation?: { maxSizeMB: number; maxFiles: number; maxAgeDays: number; compress: boolean; maxSizeBytes?: number };
+  /**
+   * AvalancheGo's DisableWriterDisplaying (--log-disable-display-plugin-logs): on a chain logger,
+   * what the chain's VM writes (on the real node, a plugin process's own output) goes to the file
+   * only; the node's entries on that logger display as usual.
+   */
+  disableWriterDisplaying?: boolean;
   /** Write display output here (default process.stdout). */
   display?: (line: string) => void;
 }
@@ -82,7 +88,7 @@ export class NamedLogger implements Logger {
   private log(level: Level, msg: string, fields: Fields | undefined, method: LevelMethod, fromSource = true): void {
     if (level >= Levels.Off || (fromSource && level < this.sourceLevel)) return;
     const toFile = level >= this.logLevel;
-    const toDisplay = level >= this.displayLevel;
+    const toDisplay = level >= this.displayLevel && !(fromSource && this.prefix !== undefined && this.factory.config.disableWriterDisplaying);
     if (!toFile && !toDisplay) return;
     const entry: Entry = { time: new Date(), level, logger: this, caller: callerOf(method), msg, fields };
     const f = this.factory;

@@ -22,6 +22,8 @@ import { dynamicImport } from '../dynamicImport.js';
 
 export class Node implements NodeServices {
   readonly config: NodeConfig;
+  /** The VM and chain aliases files as read at start (admin.getConfig reports these, not the files now). */
+  readonly startupAliases: { vm?: unknown; chain?: unknown } = {};
   readonly router = new Router();
   readonly logs: LogFactory;
   readonly log: Logger;
@@ -52,6 +54,7 @@ export class Node implements NodeServices {
         maxAgeDays: config.logRotaterMaxAge,
         compress: config.logRotaterCompressEnabled,
       },
+      disableWriterDisplaying: config.logDisableDisplayPluginLogs,
     });
     this.log = this.logs.make('main');
     this.identity = loadOrCreateIdentity({
@@ -148,7 +151,7 @@ export class Node implements NodeServices {
   private async init(): Promise<void> {
     const c = this.config;
     // VMs: aliases file first (as AvalancheGo applies them before the built-ins), then plugins.
-    const vmAliases = readAliasesFile(c.vmAliasesFile, c.vmAliasesFileExplicit, c.vmAliasesFileContent, 'vm');
+    const vmAliases = (this.startupAliases.vm = readAliasesFile(c.vmAliasesFile, c.vmAliasesFileExplicit, c.vmAliasesFileContent, 'vm'));
     if (vmAliases !== undefined) this.vms.applyAliases(vmAliases);
     for (const b of await builtinVMs()) this.vms.registerBuiltin(b.id, b.factory, b.aliases);
     this.vms.ensurePluginDir(c.pluginDirExplicit);
@@ -171,7 +174,7 @@ export class Node implements NodeServices {
     await registerNodeAPIs(this);
     this.initContinuousProfiler();
 
-    const chainAliases = readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain');
+    const chainAliases = (this.startupAliases.chain = readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain'));
     const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true, devAccounts: c.devAccounts }]) as ChainDefinition[];
     // --block-time is the node-wide default for chains whose definition does not set blockTime.
     if (c.blockTimeMs > 0) for (const d of defs) d.blockTime ??= c.blockTimeMs;

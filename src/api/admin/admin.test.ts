@@ -213,6 +213,10 @@ describe('admin API on one node', () => {
     assert.deepEqual(c.chainAliases, {});
     // No secrets.
     assert.doesNotMatch(JSON.stringify(c), /PRIVATE KEY|BEGIN CERTIFICATE/);
+    // The aliases files as read at start: one written since (not in effect) is not reported.
+    mkdirSync(join(t.dataDir, 'configs', 'chains'), { recursive: true });
+    writeFileSync(join(t.dataDir, 'configs', 'chains', 'aliases.json'), JSON.stringify({ [chainID]: ['later'] }));
+    assert.deepEqual((await rpc(admin, 'admin.getConfig', {})).result.chainAliases, {});
   });
 
   test('loadVMs: nothing new → {"newVMs":{}} without failedVMs', async () => {
@@ -309,5 +313,14 @@ test('/ext/admin is a 404 unless --api-admin-enabled', async () => {
     assert.ok(r.result.loggerLevels.main);
   } finally {
     await on.stop();
+  }
+});
+
+test('getConfig: loggingConfig.disableWriterDisplaying is --log-disable-display-plugin-logs', async () => {
+  const t = await startTestNode({ 'db-type': 'memdb', 'api-admin-enabled': true, 'log-disable-display-plugin-logs': true, chains: [] });
+  try {
+    assert.equal((await rpc(`${t.url}/ext/admin`, 'admin.getConfig', {})).result.loggingConfig.disableWriterDisplaying, true);
+  } finally {
+    await t.stop();
   }
 });

@@ -3,18 +3,13 @@
 // durations are integer nanoseconds; secrets and raw bytes are left out as on the real node.
 import { join } from 'node:path';
 import type { Node } from '../../node/node.js';
-import { readAliasesFile } from '../../vms/registry.js';
 import { sortedObject } from '../../rpc/gorilla.js';
 
 const msToNs = (ms: number) => Math.round(ms * 1e6);
 
-function aliasesOrEmpty(read: () => unknown): Record<string, unknown> {
-  try {
-    const v = read();
-    if (v && typeof v === 'object' && !Array.isArray(v)) return sortedObject(Object.entries(v));
-  } catch {
-    /* the node validated these at start; a file changed since is not getConfig's business */
-  }
+/** An aliases file as the node read it at start (AvalancheGo reports the config it parsed then). */
+function aliasesOrEmpty(v: unknown): Record<string, unknown> {
+  if (v && typeof v === 'object' && !Array.isArray(v)) return sortedObject(Object.entries(v));
   return {};
 }
 
@@ -64,17 +59,15 @@ export function nodeConfigView(node: Node): Record<string, unknown> {
       maxAge: c.logRotaterMaxAge,
       directory: c.logDir,
       compress: c.logRotaterCompressEnabled,
-      disableWriterDisplaying: false,
+      disableWriterDisplaying: c.logDisableDisplayPluginLogs,
       logLevel: c.logLevel,
       displayLevel: c.logDisplayLevel,
       logFormat: c.logFormat,
     },
     pluginDir: c.pluginDir,
     trackedSubnets: subnets,
-    chainAliases: aliasesOrEmpty(() =>
-      readAliasesFile(c.chainAliasesFile, c.chainAliasesFileExplicit, c.chainAliasesFileContent, 'chain'),
-    ),
-    vmAliases: aliasesOrEmpty(() => readAliasesFile(c.vmAliasesFile, c.vmAliasesFileExplicit, c.vmAliasesFileContent, 'vm')),
+    chainAliases: aliasesOrEmpty(node.startupAliases.chain),
+    vmAliases: aliasesOrEmpty(node.startupAliases.vm),
     chainDataDir: c.chainDataDir,
     processContextFilePath: c.processContextFile,
   };
