@@ -1,6 +1,6 @@
 // Chain manager: chains from the node's configuration, their IDs, aliases, config files, and
 // their HTTP routes under /ext/bc/<chainID> (reference: avalanchego-node.md §3.4, §4, §10).
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Aliaser } from '../ids/aliaser.js';
 import { idFromContent, parseID } from '../ids/ids.js';
@@ -216,6 +216,9 @@ export class ChainManager {
     const log = this.chainLogger(primaryAlias);
     const cfg = this.configFor(id, aliases);
     const { vm: _v, name: _n, genesis: _g, aliases: _a, subnetID: _s, ...options } = def;
+    // AvalancheGo makes <chain-data-dir>/<chainID> when it builds the chain (perms.ReadWriteExecute).
+    const dataDir = join(this.deps.chainDataDir, id);
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const chainVM = await vm.factory.createChain({
       chainID: id,
       subnetID,
@@ -229,7 +232,7 @@ export class ChainManager {
       db: this.deps.db.store('chain/' + id),
       ephemeral: this.deps.db.type === 'memdb',
       log,
-      dataDir: join(this.deps.chainDataDir, id),
+      dataDir,
       options,
       node: this.deps.node,
       rpc: this.chainRPC(log),

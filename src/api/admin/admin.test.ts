@@ -2,7 +2,7 @@
 // Profiler methods are tested in src/profiler/profiler.test.ts; logging files in src/logging.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestNode, rpc, type TestNode } from '../../../test/helpers.js';
@@ -208,6 +208,9 @@ describe('admin API on one node', () => {
     assert.deepEqual(c.databaseConfig, { readOnly: false, path: join(t.dataDir, 'db', 'local'), name: 'lmdb' });
     assert.equal(c.pluginDir, join(t.dataDir, 'plugins'));
     assert.equal(c.chainDataDir, join(t.dataDir, 'chainData'));
+    // Each chain's own folder there is made when the chain is built.
+    assert.equal(statSync(join(c.chainDataDir, chainID)).isDirectory(), true);
+    assert.equal(statSync(join(c.chainDataDir, chainID)).mode & 0o777, 0o700);
     assert.equal(c.processContextFilePath, join(t.dataDir, 'process.json'));
     assert.deepEqual(c.trackedSubnets, [t.node.chains.chains.get(chainID)!.subnetID]);
     assert.deepEqual(c.chainAliases, {});
