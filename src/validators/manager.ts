@@ -191,6 +191,10 @@ export class ValidatorManager {
       if (!/^0x[0-9a-fA-F]{96}$/.test(d.blsPublicKey)) throw new Error(`${where}: blsPublicKey must be 0x + 48 bytes of hex`);
       bls = Buffer.from(d.blsPublicKey.slice(2), 'hex');
     }
+    // The real node reports every legacy (non-L1) subnet validator as active (reference §3.1).
+    if (d.isL1Validator === false && d.isActive === false) {
+      throw new Error(`${where}: isActive false needs isL1Validator true (a subnet validator that is not an L1 validator is always active)`);
+    }
     const startTime = d.startTime ?? Math.floor(firstSeenMs / 1000);
     if (!Number.isInteger(startTime) || startTime < 0) throw new Error(`${where}: startTime must be unix seconds`);
     const startMs = d.startTime === undefined ? firstSeenMs : startTime * 1000;

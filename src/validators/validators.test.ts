@@ -41,6 +41,10 @@ test('getCurrentValidators: nodeIDs filter, unknown IDs ignored, malformed IDs r
   // A validator without nodeID is a configuration error that names itself.
   assert.ok(t instanceof Error);
   assert.match(t.message, /validators of subnet .*entry 0: nodeID/);
+  // A non-L1 validator is always active on the real node: an inactive one cannot be declared.
+  const inactive = await startTestNode({ 'db-type': 'memdb', chains: [{ name: 'dev', aliases: ['dev'], dev: true, validators: [{ nodeID: OTHER, isL1Validator: false, isActive: false }] }] }).catch((e) => e as Error);
+  assert.ok(inactive instanceof Error);
+  assert.match(inactive.message, /validators of subnet .*entry 0: isActive false needs isL1Validator true/);
 
   const t2 = await startTestNode({ 'db-type': 'memdb' });
   const self = t2.node.nodeID;
