@@ -9,6 +9,7 @@ import type { LogFactory, Logger, NamedLogger } from '../logging/logger.js';
 import { withRequestLog } from '../logging/requests.js';
 import { joinPath, type RouteHandler, type Router } from '../server/router.js';
 import { stringifyWithBigInts } from '../config/bigJSON.js';
+import { proposerVMService } from './proposervm.js';
 import { GorillaServer, bool, optStr, str, strArray, uint64 } from '../rpc/gorilla.js';
 import type { VMRegistry } from '../vms/registry.js';
 import { SUBNET_EVM_ID, parseAliasesObject } from '../vms/registry.js';
@@ -249,6 +250,10 @@ export class ChainManager {
         continue;
       }
       this.deps.router.addRoute(base, suffix, withRequestLog(handler, log));
+    }
+    // AvalancheGo's ProposerVM wrapper adds /proposervm to every Snowman chain (reference §3.4).
+    if (!Object.hasOwn(handlers, '/proposervm')) {
+      this.deps.router.addRoute(base, '/proposervm', withRequestLog(this.chainRPC(log).gorilla('proposervm', proposerVMService()), log));
     }
     this.deps.log.info('created chain', { chainID: id, vmID, aliases });
     return chain;
