@@ -188,6 +188,8 @@ test('GET, PUT, HEAD and plain OPTIONS: 405 with the method in the text', async 
     assert.equal(r.status, 405);
     assert.equal(r.headers['content-type'], 'text/plain; charset=utf-8');
     assert.equal(r.body, `rpc: POST method required, received ${method}`);
+    // gorilla's WriteError sets the Content-Type only (Go's http.Error would add nosniff).
+    assert.equal(r.headers['x-content-type-options'], undefined);
   }
   const head = await raw(info, { method: 'HEAD' });
   assert.equal(head.status, 405);
@@ -198,6 +200,7 @@ test('Content-Type: missing or other → 415; any case and parameters of applica
   const missing = await post(info, body, {});
   assert.equal(missing.status, 415);
   assert.equal(missing.body, 'rpc: unrecognized Content-Type: ');
+  assert.equal(missing.headers['x-content-type-options'], undefined);
   const form = await post(info, body, { 'content-type': 'application/x-www-form-urlencoded' });
   assert.equal(form.body, 'rpc: unrecognized Content-Type: application/x-www-form-urlencoded');
   const text = await post(info, body, { 'content-type': 'Text/Plain; charset=utf-8' });

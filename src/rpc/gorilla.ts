@@ -398,11 +398,11 @@ export class GorillaServer {
 
   async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') {
-      return plain(res, 405, `rpc: POST method required, received ${req.method}`);
+      return plain(res, 405, `rpc: POST method required, received ${req.method}`, false);
     }
     const ct = req.headers['content-type'];
     if (!acceptsJSON(ct)) {
-      return plain(res, 415, `rpc: unrecognized Content-Type: ${(ct ?? '').split(';')[0]}`);
+      return plain(res, 415, `rpc: unrecognized Content-Type: ${(ct ?? '').split(';')[0]}`, false);
     }
     let body: Buffer;
     try {
@@ -513,11 +513,14 @@ function errorEnvelope(code: number, message: string, data: string, id: string):
   return `{"jsonrpc":"2.0","error":{"code":${code},"message":${goJSON(message)},"data":${data}},"id":${id}}`;
 }
 
-export function plain(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, {
-    'Content-Type': 'text/plain; charset=utf-8',
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Length': Buffer.byteLength(text),
-  });
+/**
+ * A plain-text answer as Go's http.Error writes it (with `X-Content-Type-Options: nosniff`), or
+ * with `nosniff` false as gorilla's own WriteError does (its 405 and 415: the Content-Type only).
+ */
+export function plain(res: ServerResponse, status: number, text: string, nosniff = true): void {
+  const headers: Record<string, string | number> = { 'Content-Type': 'text/plain; charset=utf-8' };
+  if (nosniff) headers['X-Content-Type-Options'] = 'nosniff';
+  headers['Content-Length'] = Buffer.byteLength(text);
+  res.writeHead(status, headers);
   res.end(text);
 }
