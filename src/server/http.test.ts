@@ -132,6 +132,8 @@ test('non-canonical paths: 301 to the cleaned path (query kept, trailing slash k
   const a = await request(`${t.url}/ext//info`);
   assert.equal(a.status, 301);
   assert.equal(a.headers.location, '/ext/info');
+  assert.equal(a.headers['content-length'], '0');
+  assert.equal(a.headers['transfer-encoding'], undefined);
   const b = await request(`${t.url}/ext/./bc/../info/?x=1`);
   assert.equal(b.status, 301);
   assert.equal(b.headers.location, '/ext/info/?x=1');

@@ -323,7 +323,8 @@ export class HttpServer {
     const clean = canonical(path);
     if (clean !== path) {
       req.resume();
-      res.writeHead(301, { Location: clean + (q >= 0 ? url.slice(q) : '') });
+      // gorilla/mux writes Location and the status only; Go's server then sends Content-Length: 0.
+      res.writeHead(301, { Location: clean + (q >= 0 ? url.slice(q) : ''), 'Content-Length': 0 });
       res.end();
       return;
     }
