@@ -129,6 +129,12 @@ test('a plugin dir removed after start makes the scan fail', async () => {
     const r = registry(pluginDir, dataDir);
     rmSync(pluginDir, { recursive: true });
     await assert.rejects(r.reload(), { message: `open ${pluginDir}: no such file or directory` });
+    // A file where the directory was: Go's os.ReadDir opens it and fails reading (getdents).
+    writeFileSync(pluginDir, 'x');
+    await assert.rejects(r.reload(), { message: `readdirent ${pluginDir}: not a directory` });
+    // Below a file: the open fails.
+    const below = registry(join(pluginDir, 'sub'), dataDir);
+    await assert.rejects(below.reload(), { message: `open ${join(pluginDir, 'sub')}: not a directory` });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

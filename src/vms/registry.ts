@@ -267,7 +267,9 @@ export class VMRegistry {
     try {
       entries = readdirSync(this.pluginDir, { withFileTypes: true });
     } catch (e) {
-      throw new Error(goPathError('open', this.pluginDir, e));
+      // os.ReadDir opens a regular file fine and fails reading it: `readdirent <dir>: not a directory`.
+      const op = (e as NodeJS.ErrnoException).code === 'ENOTDIR' && isFile(this.pluginDir) ? 'readdirent' : 'open';
+      throw new Error(goPathError(op, this.pluginDir, e));
     }
     entries.sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
     const out = new Map<string, string>();
@@ -434,5 +436,13 @@ export function readAliasesFile(path: string, explicit: boolean, content: string
     return parseJsonGoErrors(text); // Go's json.Unmarshal texts, not V8's
   } catch (e) {
     throw new Error(`unmarshalling failed on ${what} aliases: ${(e as Error).message}`);
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
