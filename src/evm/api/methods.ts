@@ -83,15 +83,22 @@ export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<st
     if (s) for (const [k, v] of s) out.set(k, withArgLimit(k, v));
   }
   if (be.config.testControls) for (const [k, v] of testControlMethods(be)) out.set(k, v);
-  for (const [k, v] of out) out.set(k, afterAutomine(be, v));
+  for (const [k, v] of out) out.set(k, afterAutomine(be, k, v));
   return out;
 }
 
 /**
  * Every method runs once the automine is idle: eth_sendRawTransaction answers before its block
  * is built (backend.submit), and a request that follows the answer must see that block.
+ * eth_sendRawTransaction itself waits only for a block being built, not for one being written
+ * to disk: the pool checks it against the head and the txs it still holds (Miner.admissionOpen),
+ * so one sender's back-to-back transactions do not each wait for a disk sync. (eth_sendTransaction
+ * keeps the full wait: it estimates gas on the state, which must hold the sender's earlier txs.)
  */
-function afterAutomine(be: EvmBackend, m: RpcMethod): RpcMethod {
+function afterAutomine(be: EvmBackend, name: string, m: RpcMethod): RpcMethod {
   const miner = be.miner;
+  if (name === 'eth_sendRawTransaction') {
+    return (params, ctx) => (miner.admissionBlocked ? miner.admissionOpen().then(() => m(params, ctx)) : m(params, ctx));
+  }
   return (params, ctx) => (miner.busy ? miner.settled().then(() => m(params, ctx)) : m(params, ctx));
 }

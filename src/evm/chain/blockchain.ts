@@ -142,6 +142,15 @@ export class Blockchain {
     this.headStateRoot = stateRoot;
   }
 
+  /** Undoes accepted() for a block whose write failed: `parent` is the head again. */
+  unaccept(block: Block, parent: Block, parentStateRoot: Uint8Array): void {
+    if (this.head !== block) return;
+    this.cache.delete(block.hashHex);
+    this.receiptCache.delete(block.hashHex);
+    this.head = parent;
+    this.headStateRoot = parentStateRoot;
+  }
+
   private remember(b: Block): void {
     this.cache.set(b.hashHex, b);
   }

@@ -63,3 +63,67 @@ test('automine: a request made right after the send answer sees the tx mined (HT
     await node.stop();
   }
 });
+
+test('while a block is written to disk, eth_sendRawTransaction is answered and checked as after it; reads wait for the write; a failed write puts the block back', { timeout: 20_000 }, async () => {
+  const { node, rpc } = await devNode(); // LMDB: a block is on disk before reads see it
+  try {
+    // Hold the chain database's next write until released (or fail it): the real write runs then.
+    const kv = node.node.db.store('chain/' + node.node.chains.aliaser.lookup('dev'));
+    const write = kv.write.bind(kv);
+    let mode: 'pass' | 'hold' | 'fail' = 'pass';
+    let held: (() => void) | undefined;
+    let heldNow: () => void = () => {};
+    kv.write = (ops) => {
+      if (mode === 'pass') return write(ops);
+      if (mode === 'fail') {
+        mode = 'pass';
+        return Promise.reject(new Error('disk full (test)'));
+      }
+      mode = 'pass';
+      return new Promise<void>((resolve, reject) => {
+        held = () => write(ops).then(resolve, reject);
+        heldNow();
+      });
+    };
+    const holding = () => new Promise<void>((r) => (heldNow = r));
+
+    const start = BigInt(await rpc('eth_blockNumber'));
+    const n = BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[0], 'latest']));
+    const tx0 = signTx(0, { nonce: n, to: BLACKHOLE, value: 1n });
+    mode = 'hold';
+    const isHeld = holding();
+    const h0 = await rpc('eth_sendRawTransaction', [tx0]);
+    await isHeld; // tx0's block is built and being written
+    // A submission does not wait for the disk: it is answered now, checked against that block.
+    const h1 = await rpc('eth_sendRawTransaction', [signTx(0, { nonce: n + 1n, to: BLACKHOLE, value: 1n })]);
+    assert.match(h1, /^0x[0-9a-f]{64}$/);
+    const again = await rpc('eth_sendRawTransaction', [tx0]).then(() => 'answered', (e) => e.message);
+    assert.equal(again, `nonce too low: next nonce ${n + 1n}, tx nonce ${n}`);
+    // A read waits for the write.
+    let released = false;
+    const read = rpc('eth_getTransactionReceipt', [h0]).then((r) => ({ r, afterRelease: released }));
+    await new Promise((r) => setTimeout(r, 50));
+    released = true;
+    held!();
+    const { r, afterRelease } = await read;
+    assert.equal(afterRelease, true, 'the read was answered after the write');
+    assert.equal(r.status, '0x1');
+    assert.equal(BigInt(r.blockNumber), start + 1n);
+    const r1 = await rpc('eth_getTransactionReceipt', [h1]);
+    assert.equal(BigInt(r1.blockNumber), start + 2n, 'the submission went into the next block');
+
+    // A block whose write fails is not the head: its tx is back in the pool and mined by the retry.
+    mode = 'fail';
+    const h2 = await rpc('eth_sendRawTransaction', [signTx(0, { nonce: n + 2n, to: BLACKHOLE, value: 1n })]);
+    let r2 = null;
+    for (let i = 0; i < 100 && r2 === null; i++) {
+      r2 = await rpc('eth_getTransactionReceipt', [h2]);
+      if (r2 === null) await new Promise((res) => setTimeout(res, 50));
+    }
+    assert.equal(r2?.status, '0x1');
+    assert.equal(BigInt(r2.blockNumber), start + 3n, 'the failed block\'s number is built again');
+    assert.equal(BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[0], 'latest'])), n + 3n);
+  } finally {
+    await node.stop();
+  }
+});

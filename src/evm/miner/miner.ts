@@ -54,6 +54,10 @@ export class Miner {
   private readonly listeners: ((m: MinedBlock) => void)[] = [];
   /** Callers of settled() waiting for the automine to go idle. */
   private idleWaiters: (() => void)[] = [];
+  /** A block is being built (from the lock's request until its ops go to the database). */
+  private building = false;
+  /** Submissions waiting for the build in progress to end (admissionOpen). */
+  private admitWaiters: (() => void)[] = [];
   /** The automine's next try after a block that could not be built (Subnet-EVM retries in 100 ms). */
   private retryTimer?: NodeJS.Timeout;
   /** The last automine failure's text (logged once at WARN, its repeats at DEBUG). */
@@ -119,12 +123,37 @@ export class Miner {
     setImmediate(() => {
       this.scheduled = false;
       void this.drain();
+      this.releaseAdmission();
     });
   }
 
   /** True from a tx's arrival (automine) until the drain it starts has mined what it can. */
   get busy(): boolean {
     return this.scheduled || this.draining;
+  }
+
+  /**
+   * True while a block is about to be built or is being built. A transaction submitted now waits
+   * (admissionOpen), so that the pool checks it against the block's outcome; one submitted while
+   * a block is only being written to disk is checked against the head and the pool (which still
+   * holds that block's txs) at once, and goes into the next block. So a sender's back-to-back
+   * submissions do not each wait for a disk sync (docs/dev-chain.md, "automine").
+   */
+  get admissionBlocked(): boolean {
+    return this.scheduled || this.building;
+  }
+
+  /** Resolves once no block is about to be or being built (see admissionBlocked). */
+  admissionOpen(): Promise<void> {
+    if (!this.admissionBlocked) return Promise.resolve();
+    return new Promise((resolve) => this.admitWaiters.push(resolve));
+  }
+
+  private releaseAdmission(): void {
+    if (this.admissionBlocked || this.admitWaiters.length === 0) return;
+    const list = this.admitWaiters;
+    this.admitWaiters = [];
+    for (const r of list) r();
   }
 
   /**
@@ -187,9 +216,11 @@ export class Miner {
 
   /** Builds, writes (durably) and accepts one block. */
   async mine(opts: { allowEmpty: boolean; timestampMs?: bigint }): Promise<MinedBlock | undefined> {
+    this.building = true;
     const release = await this.lock.acquire();
     let mined: MinedBlock | undefined;
     try {
+      this.building = true; // (another mine() may have ended its build while this one waited)
       if (this.closed) return undefined;
       const parent = this.chain.head;
       let t = opts.timestampMs ?? this.clock.nextTimestampMs ?? this.clock.nowMs();
@@ -199,14 +230,31 @@ export class Miner {
       if (t > MAX_BLOCK_TIME_MS) throw new BlockTimeExhaustedError(t);
       const built = await this.builder.build(t, opts.allowEmpty);
       if (!built) return undefined;
-      await this.chain.store.write(built.ops);
-      this.chain.state.nodes.settle();
+      const durable = this.chain.store.write(built.ops);
+      // The block is the head in memory while it is written, and the pool is reset on it, so a
+      // submission meanwhile (admissionOpen) is checked as after the block. Every other request
+      // waits until the write is done (busy): a client reads the block only once it is on disk.
+      const before = { head: parent, root: this.chain.headStateRoot, nextTimestampMs: this.clock.nextTimestampMs };
       this.chain.accepted(built.block, built.receipts, built.stateRoot);
       if (opts.timestampMs === undefined) this.clock.nextTimestampMs = undefined;
-      mined = { block: built.block, receipts: built.receipts };
       await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
+      this.building = false;
+      this.releaseAdmission();
+      try {
+        await durable;
+      } catch (e) {
+        // Not written: the head, the clock and the pool go back to before the block.
+        this.chain.unaccept(built.block, before.head, before.root);
+        this.clock.nextTimestampMs = before.nextTimestampMs;
+        this.pool.restore(built.included);
+        throw e;
+      }
+      this.chain.state.nodes.settle();
+      mined = { block: built.block, receipts: built.receipts };
     } finally {
+      this.building = false;
       release();
+      this.releaseAdmission();
     }
     for (const l of this.listeners) {
       try {
@@ -238,6 +286,9 @@ export class Miner {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.building = false;
+    this.scheduled = false;
+    this.releaseAdmission();
     this.releaseIdle();
   }
 }

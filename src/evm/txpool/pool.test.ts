@@ -181,3 +181,26 @@ test('automine: a gapped tx is answered at once and mined when the gap is filled
   assert.equal((await rpc('eth_getTransactionReceipt', [later])).status, '0x1');
   assert.equal(await nonceOf(0), n + 2n);
 });
+
+test('insufficient funds counting the sender\'s executable txs in the pool (geth\'s queued cost); a replacement counts its extra cost only', async () => {
+  const who = DEV_ADDRS[2];
+  const before = await rpc('eth_getBalance', [who, 'latest']);
+  await rpc('anvil_setBalance', [who, '0x' + (10n ** 15n).toString(16)]);
+  await rpc('evm_setAutomine', [false]);
+  try {
+    const nonce = await nonceOf(2);
+    const cost = 21000n * 30_000_000_000n; // gas × the default max fee of signTx
+    await rpc('eth_sendRawTransaction', [signTx(2, { nonce, to: DEV_ADDRS[1] })]);
+    assert.equal(
+      await sendErr(signTx(2, { nonce: nonce + 1n, to: DEV_ADDRS[1] })),
+      `insufficient funds for gas * price + value: balance ${10n ** 15n}, queued cost ${cost}, tx cost ${cost}, overshot ${2n * cost - 10n ** 15n}`,
+    );
+    // Replacing the pending tx with a 20 % higher fee cap needs only the difference.
+    const bumped = signTx(2, { nonce, to: DEV_ADDRS[1], maxFeePerGas: 36_000_000_000n, maxPriorityFeePerGas: 1n });
+    assert.match(await rpc('eth_sendRawTransaction', [bumped]), /^0x[0-9a-f]{64}$/);
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+    await rpc('evm_mine', []);
+    await rpc('anvil_setBalance', [who, before]);
+  }
+});

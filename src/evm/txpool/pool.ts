@@ -177,6 +177,21 @@ export class TxPool {
     }
     let acct = this.accounts.get(from);
     const old = acct?.txs.get(tx.nonce);
+    // geth 1.13's overdraft check (ExistingExpenditure / ExistingCost): the sender's executable
+    // txs must all stay payable, a replacement counting only its extra cost.
+    if (acct) {
+      let spent = 0n;
+      let prev: bigint | undefined;
+      for (const q of this.split(from, stateNonce).pending) {
+        const c = q.tx.gasLimit * feeCap(q.tx) + q.tx.value;
+        spent += c;
+        if (q.nonce === tx.nonce) prev = c;
+      }
+      const extra = prev === undefined ? cost : cost - prev;
+      if (balance < spent + extra) {
+        throw new TxPoolError(`insufficient funds for gas * price + value: balance ${balance}, queued cost ${spent}, tx cost ${extra}, overshot ${spent + extra - balance}`);
+      }
+    }
     if (old) {
       // Replacement needs both caps bumped by tx-pool-price-bump percent; geth's thresholds are
       // old × (100 + bump) / 100 rounded down.
@@ -215,6 +230,22 @@ export class TxPool {
     let n = stateNonce;
     while (n < nonce && acct?.txs.has(n)) n++;
     return n === nonce;
+  }
+
+  /**
+   * Puts back the txs of a block that could not be written (reset() had dropped them): each into
+   * its sender's nonce slot unless a tx took that slot meanwhile.
+   */
+  restore(txs: readonly PoolTx[]): void {
+    for (const p of txs) {
+      let acct = this.accounts.get(p.from);
+      if (!acct) this.accounts.set(p.from, (acct = { txs: new Map() }));
+      if (acct.txs.has(p.nonce) || this.all.has(p.hash)) continue;
+      acct.txs.set(p.nonce, p);
+      this.all.set(p.hash, p);
+      const n = this.stateNonces.get(p.from);
+      if (n === undefined || p.nonce < n) this.stateNonces.set(p.from, p.nonce);
+    }
   }
 
   /** Pending (contiguous from the state nonce) and queued txs of one sender, in nonce order. */
