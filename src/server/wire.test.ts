@@ -316,7 +316,7 @@ test('404 for an unknown path and 301 for a non-canonical one, each followed by 
   const [moved] = await b.read(1);
   assert.equal(
     maskDate(moved),
-    `HTTP/1.1 301 Moved Permanently\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nLocation: /ext/bc/dev/rpc\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+    `HTTP/1.1 301 Moved Permanently\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nLocation: /ext/bc/dev/rpc\r\nContent-Length: 0\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n`,
   );
   await b.write(post(CHAIN, ethCall('eth_chainId', 83)));
   assert.equal(maskDate((await b.read(1))[0]), chainOK(nodeID, chainIdAnswer(83)));
