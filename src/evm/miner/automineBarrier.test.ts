@@ -123,6 +123,21 @@ test('while a block is written to disk, eth_sendRawTransaction is answered and c
     assert.equal(r2?.status, '0x1');
     assert.equal(BigInt(r2.blockNumber), start + 3n, 'the failed block\'s number is built again');
     assert.equal(BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[0], 'latest'])), n + 3n);
+
+    // A block mined outside the automine (evm_mine, interval mining) holds reads the same way.
+    mode = 'hold';
+    const minedHeld = holding();
+    const mined = rpc('evm_mine', []);
+    await minedHeld;
+    let writeDone = false;
+    const height = rpc('eth_blockNumber', []).then((h) => ({ h, afterWrite: writeDone }));
+    await new Promise((r) => setTimeout(r, 50));
+    writeDone = true;
+    held!();
+    await mined;
+    const { h, afterWrite } = await height;
+    assert.equal(afterWrite, true, 'eth_blockNumber was answered after the write');
+    assert.equal(BigInt(h), start + 4n);
   } finally {
     await node.stop();
   }

@@ -56,6 +56,8 @@ export class Miner {
   private idleWaiters: (() => void)[] = [];
   /** A block is being built (from the lock's request until its ops go to the database). */
   private building = false;
+  /** mine() calls under way (building, or waiting for their block's write). */
+  private mining = 0;
   /** Submissions waiting for the build in progress to end (admissionOpen). */
   private admitWaiters: (() => void)[] = [];
   /** The automine's next try after a block that could not be built (Subnet-EVM retries in 100 ms). */
@@ -127,9 +129,13 @@ export class Miner {
     });
   }
 
-  /** True from a tx's arrival (automine) until the drain it starts has mined what it can. */
+  /**
+   * True from a tx's arrival (automine) until the drain it starts has mined what it can, and while
+   * any block is being built or written (evm_mine, interval mining): the head moves in memory
+   * before its block is on disk, and no request but a submission may read it before then.
+   */
   get busy(): boolean {
-    return this.scheduled || this.draining;
+    return this.scheduled || this.draining || this.mining > 0;
   }
 
   /**
@@ -196,7 +202,7 @@ export class Miner {
       this.retrySoon();
     } finally {
       this.draining = false;
-      if (!this.scheduled) this.releaseIdle();
+      if (!this.busy) this.releaseIdle();
     }
   }
 
@@ -217,6 +223,7 @@ export class Miner {
   /** Builds, writes (durably) and accepts one block. */
   async mine(opts: { allowEmpty: boolean; timestampMs?: bigint }): Promise<MinedBlock | undefined> {
     this.building = true;
+    this.mining++;
     const release = await this.lock.acquire();
     let mined: MinedBlock | undefined;
     try {
@@ -253,8 +260,10 @@ export class Miner {
       mined = { block: built.block, receipts: built.receipts };
     } finally {
       this.building = false;
+      this.mining--;
       release();
       this.releaseAdmission();
+      if (!this.busy) this.releaseIdle();
     }
     for (const l of this.listeners) {
       try {
