@@ -7,7 +7,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { Blockchain, Block } from '../chain/blockchain.js';
 import type { StoredReceipt } from '../chain/store.js';
 import type { TxPool } from '../txpool/pool.js';
-import type { BlockBuilder } from './builder.js';
+import type { BlockBuilder, Built } from './builder.js';
 import { timeMs } from '../chain/header.js';
 
 /** The latest block time a header can carry (uint64 milliseconds). */
@@ -56,8 +56,6 @@ export class Miner {
   private idleWaiters: (() => void)[] = [];
   /** A block is being built (from the lock's request until its ops go to the database). */
   private building = false;
-  /** mine() calls under way (building, or waiting for their block's write). */
-  private mining = 0;
   /** Submissions waiting for the build in progress to end (admissionOpen). */
   private admitWaiters: (() => void)[] = [];
   /** The automine's next try after a block that could not be built (Subnet-EVM retries in 100 ms). */
@@ -129,13 +127,9 @@ export class Miner {
     });
   }
 
-  /**
-   * True from a tx's arrival (automine) until the drain it starts has mined what it can, and while
-   * any block is being built or written (evm_mine, interval mining): the head moves in memory
-   * before its block is on disk, and no request but a submission may read it before then.
-   */
+  /** True from a tx's arrival (automine) until the drain it starts has mined what it can. */
   get busy(): boolean {
-    return this.scheduled || this.draining || this.mining > 0;
+    return this.scheduled || this.draining;
   }
 
   /**
@@ -189,7 +183,7 @@ export class Miner {
     try {
       while (this.automine && !this.closed && this.pool.hasExecutable()) {
         const seen = this.arrivals;
-        const m = await this.mine({ allowEmpty: false });
+        const m = await this.mine({ allowEmpty: false, acceptBeforeWrite: true });
         // Nothing includable, and nothing new arrived while trying: the rest is stuck for now.
         if (!m && this.arrivals === seen) break;
       }
@@ -202,7 +196,7 @@ export class Miner {
       this.retrySoon();
     } finally {
       this.draining = false;
-      if (!this.busy) this.releaseIdle();
+      if (!this.scheduled) this.releaseIdle();
     }
   }
 
@@ -220,10 +214,14 @@ export class Miner {
     this.retryTimer.unref?.();
   }
 
-  /** Builds, writes (durably) and accepts one block. */
-  async mine(opts: { allowEmpty: boolean; timestampMs?: bigint }): Promise<MinedBlock | undefined> {
+  /**
+   * Builds, writes (durably) and accepts one block. With `acceptBeforeWrite` (the automine's
+   * drain, during which every request but a submission waits: `busy`) the block is the head in
+   * memory while it is written, so submissions go on meanwhile (admissionOpen); otherwise (evm_mine,
+   * interval mining, which requests do not wait for) the head moves once the block is on disk.
+   */
+  async mine(opts: { allowEmpty: boolean; timestampMs?: bigint; acceptBeforeWrite?: boolean }): Promise<MinedBlock | undefined> {
     this.building = true;
-    this.mining++;
     const release = await this.lock.acquire();
     let mined: MinedBlock | undefined;
     try {
@@ -238,32 +236,36 @@ export class Miner {
       const built = await this.builder.build(t, opts.allowEmpty);
       if (!built) return undefined;
       const durable = this.chain.store.write(built.ops);
-      // The block is the head in memory while it is written, and the pool is reset on it, so a
-      // submission meanwhile (admissionOpen) is checked as after the block. Every other request
-      // waits until the write is done (busy): a client reads the block only once it is on disk.
-      const before = { head: parent, root: this.chain.headStateRoot, nextTimestampMs: this.clock.nextTimestampMs };
-      this.chain.accepted(built.block, built.receipts, built.stateRoot);
-      if (opts.timestampMs === undefined) this.clock.nextTimestampMs = undefined;
-      await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
-      this.building = false;
-      this.releaseAdmission();
-      try {
+      if (opts.acceptBeforeWrite) {
+        // The block is the head in memory while it is written, and the pool is reset on it, so a
+        // submission meanwhile (admissionOpen) is checked as after the block. Every other request
+        // waits until the drain is done (busy): a client reads the block only once it is on disk.
+        const before = { head: parent, root: this.chain.headStateRoot, nextTimestampMs: this.clock.nextTimestampMs };
+        this.accept(built, opts);
+        await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
+        this.building = false;
+        this.releaseAdmission();
+        try {
+          await durable;
+        } catch (e) {
+          // Not written: the head, the clock and the pool go back to before the block.
+          this.chain.unaccept(built.block, before.head, before.root);
+          this.clock.nextTimestampMs = before.nextTimestampMs;
+          this.pool.restore(built.included);
+          throw e;
+        }
+        this.chain.state.nodes.settle();
+      } else {
         await durable;
-      } catch (e) {
-        // Not written: the head, the clock and the pool go back to before the block.
-        this.chain.unaccept(built.block, before.head, before.root);
-        this.clock.nextTimestampMs = before.nextTimestampMs;
-        this.pool.restore(built.included);
-        throw e;
+        this.chain.state.nodes.settle();
+        this.accept(built, opts);
+        await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
       }
-      this.chain.state.nodes.settle();
       mined = { block: built.block, receipts: built.receipts };
     } finally {
       this.building = false;
-      this.mining--;
       release();
       this.releaseAdmission();
-      if (!this.busy) this.releaseIdle();
     }
     for (const l of this.listeners) {
       try {
@@ -273,6 +275,12 @@ export class Miner {
       }
     }
     return mined;
+  }
+
+  /** The built block becomes the chain's head (in memory); a one-shot next timestamp is used up. */
+  private accept(built: Built, opts: { timestampMs?: bigint }): void {
+    this.chain.accepted(built.block, built.receipts, built.stateRoot);
+    if (opts.timestampMs === undefined) this.clock.nextTimestampMs = undefined;
   }
 
   /** Tells the block listeners about a block accepted outside mine() (admin_importChain). */
