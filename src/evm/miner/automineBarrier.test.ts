@@ -134,6 +134,24 @@ test('while a block is written to disk, eth_sendRawTransaction is answered and c
     held!();
     await mined;
     assert.equal(BigInt(await rpc('eth_blockNumber', [])), start + 4n);
+
+    // A read waiting for the automine closes admission: the drain ends with the txs it has, so a
+    // steady sender cannot keep reads waiting (and the read sees every tx answered before it).
+    const m = BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[0], 'latest']));
+    mode = 'hold';
+    const heldAgain = holding();
+    await rpc('eth_sendRawTransaction', [signTx(0, { nonce: m, to: BLACKHOLE, value: 1n })]);
+    await heldAgain;
+    await rpc('eth_sendRawTransaction', [signTx(0, { nonce: m + 1n, to: BLACKHOLE, value: 1n })]); // admitted during the write
+    const count = rpc('eth_getTransactionCount', [DEV_ADDRS[0], 'latest']);
+    await new Promise((r) => setTimeout(r, 50));
+    let lateAnswered = false;
+    const late = rpc('eth_sendRawTransaction', [signTx(0, { nonce: m + 2n, to: BLACKHOLE, value: 1n })]).then((h) => ((lateAnswered = true), h));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(lateAnswered, false, 'a submission waits while a read waits');
+    held!();
+    assert.equal(BigInt(await count), m + 2n, 'the read sees both earlier txs mined, not the later one');
+    assert.equal((await rpc('eth_getTransactionReceipt', [await late])).status, '0x1');
   } finally {
     await node.stop();
   }

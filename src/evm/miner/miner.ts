@@ -137,10 +137,12 @@ export class Miner {
    * (admissionOpen), so that the pool checks it against the block's outcome; one submitted while
    * a block is only being written to disk is checked against the head and the pool (which still
    * holds that block's txs) at once, and goes into the next block. So a sender's back-to-back
-   * submissions do not each wait for a disk sync (docs/dev-chain.md, "automine").
+   * submissions do not each wait for a disk sync (docs/dev-chain.md, "automine"). Once another
+   * request waits for the automine to go idle, submissions wait too: the drain then ends with the
+   * txs it has, and a steady sender cannot keep readers waiting.
    */
   get admissionBlocked(): boolean {
-    return this.scheduled || this.building;
+    return this.scheduled || this.building || this.idleWaiters.length > 0;
   }
 
   /** Resolves once no block is about to be or being built (see admissionBlocked). */
@@ -170,6 +172,7 @@ export class Miner {
     const list = this.idleWaiters;
     this.idleWaiters = [];
     for (const r of list) r();
+    this.releaseAdmission();
   }
 
   /**
