@@ -124,7 +124,7 @@ function readConfigFile(explicit: Map<string, unknown>): Map<string, unknown> {
     } catch (e) {
       throw new ConfigError(`--config-file-content is not valid base64: ${(e as Error).message}`);
     }
-    return parseConfigObject(parseJSONOrThrow(text, '--config-file-content'), '--config-file-content');
+    return parseConfigObject(keepChainIntegers(text, parseJSONOrThrow(text, '--config-file-content')), '--config-file-content');
   }
   const path = explicit.get('config-file') as string | undefined;
   if (!path) return new Map();
@@ -136,17 +136,15 @@ function readConfigFile(explicit: Map<string, unknown>): Map<string, unknown> {
   } catch (e) {
     throw new ConfigError(`--config-file ${path}: ${(e as Error).message}`);
   }
-  return parseConfigObject(parseJSONOrThrow(text, `config file ${path}`), path);
+  return parseConfigObject(keepChainIntegers(text, parseJSONOrThrow(text, `config file ${path}`)), path);
 }
 
 function parseJSONOrThrow(text: string, what: string, parse: (text: string) => unknown = JSON.parse): unknown {
-  let value: unknown;
   try {
-    value = parse(text);
+    return parse(text);
   } catch (e) {
     throw new ConfigError(`${what} is not valid JSON: ${(e as Error).message}`);
   }
-  return keepChainIntegers(text, value);
 }
 
 /**
