@@ -2,7 +2,7 @@
 // Runs every workload against every node, interleaved (for each workload, for each repetition,
 // every node in turn), and writes results/latest.json, results/latest.md and (full runs) the
 // generated part of docs/benchmarks.md. Usage: node run.js [--quick] [--nodes=anvil,hardhat,ganache,powder]
-//   [--only=<workload ids>] [--powder=<path to bin/powder or bin/powder.js>] [--keep-env] [--no-docs] [--docs]
+//   [--only=<workload ids>] [--powder=<path to bin/powder or bin/powder.js>] [--powder-db=memdb|lmdb] [--keep-env] [--no-docs] [--docs]
 //   | node run.js --render (tables again from results/latest.json)
 // --only runs a subset (ids: see WORKLOAD_IDS) and writes results/only.{json,md} instead, never the docs.
 import { execFileSync } from 'node:child_process';
@@ -49,6 +49,10 @@ const KEEP_ENV = flag('keep-env');
 // without the start-up snapshot; relative to the current directory).
 const POWDER_BIN = resolve(option('powder') ?? DEFAULT_POWDER_BIN);
 if (requested.includes('powder') && !existsSync(POWDER_BIN)) usage(`--powder: ${POWDER_BIN} does not exist`);
+// --powder-db: Powder's database (--db-type). memdb by default, like the peers, which keep their
+// chains in memory; lmdb measures Powder as `npm start` runs it (a durable write per block).
+const POWDER_DB = option('powder-db') ?? 'memdb';
+if (!['memdb', 'lmdb'].includes(POWDER_DB)) usage(`--powder-db: ${POWDER_DB} is not memdb or lmdb`);
 
 // --only: a subset of the workloads. Reads also take a connection count (`call-32`).
 const READ_IDS = ['chainId', 'getBalance', 'call', 'call-distinct'];
@@ -142,7 +146,7 @@ function versions() {
 function commandLines() {
   return Object.fromEntries(
     Object.entries(NODE_KINDS).map(([k, d]) => {
-      const [prog, a] = d.command('<port>', '<tmp-dir>', '<chain-id>', { powderBin: POWDER_BIN });
+      const [prog, a] = d.command('<port>', '<tmp-dir>', '<chain-id>', { powderBin: POWDER_BIN, powderDb: POWDER_DB });
       const rel = (s) => String(s).replace(`${BENCH_DIR}/`, '').replace(`${ROOT_DIR}/`, '../').replace(process.execPath, 'node');
       const cwd = k !== 'powder' ? 'bench' : POWDER_BIN === DEFAULT_POWDER_BIN ? '.' : powderRootOf(POWDER_BIN);
       return [k, `${rel(prog)} ${a.map((x) => (/\s/.test(x) ? `"${x}"` : rel(x))).join(' ')}  (cwd: ${cwd}, RPC ${d.rpcPath})`];
@@ -153,8 +157,8 @@ function commandLines() {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  log(`mode ${CONFIG.mode}; nodes ${requested.join(', ')}${ONLY ? `; only ${ONLY.join(', ')}` : ''}; Powder ${POWDER_BIN}; logs in ${logDir}`);
-  const info = { machine: machine(), versions: versions(), commands: commandLines(), config: CONFIG, powderBin: POWDER_BIN, only: ONLY ?? null, droppedEnv: KEEP_ENV ? [] : droppedEnvHere() };
+  log(`mode ${CONFIG.mode}; nodes ${requested.join(', ')}${ONLY ? `; only ${ONLY.join(', ')}` : ''}; Powder ${POWDER_BIN} (${POWDER_DB}); logs in ${logDir}`);
+  const info = { machine: machine(), versions: versions(), commands: commandLines(), config: CONFIG, powderBin: POWDER_BIN, powderDb: POWDER_DB, only: ONLY ?? null, droppedEnv: KEEP_ENV ? [] : droppedEnvHere() };
   const token = compileToken();
   info.versions.solcCompiler = token.solcVersion;
   const keys = makeKeys();
@@ -170,7 +174,7 @@ async function main() {
   let chainId = DEFAULT_CHAIN_ID;
   for (const kind of [...requested].sort((a, b) => (b === 'powder') - (a === 'powder'))) {
     try {
-      const n = await startNode(kind, { logDir, chainId, readyTimeoutMs: 180_000, powderBin: POWDER_BIN, keepEnv: KEEP_ENV });
+      const n = await startNode(kind, { logDir, chainId, readyTimeoutMs: 180_000, powderBin: POWDER_BIN, powderDb: POWDER_DB, keepEnv: KEEP_ENV });
       if (kind === 'powder') chainId = Number(BigInt(n.chainId));
       log(`warm-up ${n.label}: eth_chainId ${n.chainId} after ${n.startMs.toFixed(0)} ms`);
       await stopNode(n);
@@ -187,7 +191,7 @@ async function main() {
   for (let rep = 0; cold && rep < CONFIG.coldReps; rep++) {
     for (const kind of inTurn(nodes, rep)) {
       try {
-        const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, keepEnv: KEEP_ENV });
+        const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: POWDER_DB, keepEnv: KEEP_ENV });
         sample(cold, kind, { value: n.startMs });
         sample(rssStart, kind, { value: n.rssAtStart / MiB });
         await stopNode(n);
@@ -210,7 +214,7 @@ async function main() {
   const bringUp = async (kind) => {
     delete setupErrors[kind];
     try {
-      const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, keepEnv: KEEP_ENV });
+      const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: POWDER_DB, keepEnv: KEEP_ENV });
       running.set(kind, n);
       n.chainIdNum = Number(BigInt(n.chainId));
       const s = await setupChain(n.url, n.chainIdNum, keys, token);

@@ -72,8 +72,8 @@ export const NODE_KINDS = {
   powder: {
     label: 'Powder',
     rpcPath: '/ext/bc/dev/rpc',
-    command: (port, dataDir, _chainId, { powderBin = DEFAULT_POWDER_BIN } = {}) => {
-      const args = [`--http-port=${port}`, '--db-type=memdb', `--data-dir=${dataDir}`, '--api-admin-enabled=true'];
+    command: (port, dataDir, _chainId, { powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb' } = {}) => {
+      const args = [`--http-port=${port}`, `--db-type=${powderDb}`, `--data-dir=${dataDir}`, '--api-admin-enabled=true'];
       return powderBin.endsWith('.js') ? [process.execPath, [powderBin, ...args]] : [powderBin, args];
     },
   },
@@ -102,6 +102,9 @@ function probeChainId(port, path) {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
+          // The HTTP server is up but the chain's route is not there yet (a node mounts a chain's
+          // handlers once the chain is created, as AvalancheGo does): not an answer yet.
+          if (res.statusCode === 404) return reject(new Error('eth_chainId: HTTP 404, the chain is not mounted yet'));
           try {
             const msg = JSON.parse(Buffer.concat(chunks).toString());
             if (msg.result !== undefined) resolve(msg.result);
@@ -122,11 +125,11 @@ function probeChainId(port, path) {
  * Starts a node and waits for its first answered eth_chainId.
  * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
  */
-export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, keepEnv = false } = {}) {
+export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', keepEnv = false } = {}) {
   const def = NODE_KINDS[kind];
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
-  const [program, args] = def.command(port, dataDir, chainId, { powderBin });
+  const [program, args] = def.command(port, dataDir, chainId, { powderBin, powderDb });
   const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
   const logFd = openSync(logPath, 'a');
   const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', BENCH_CHAIN_ID: String(chainId), NO_COLOR: '1' };

@@ -151,6 +151,16 @@ export class Blockchain {
     this.headStateRoot = parentStateRoot;
   }
 
+  /** Undoes accepted() for a run of blocks whose write failed (oldest first): `parent` is the head again. */
+  unacceptRun(blocks: Block[], parent: Block, parentStateRoot: Uint8Array): void {
+    for (const b of blocks) {
+      this.cache.delete(b.hashHex);
+      this.receiptCache.delete(b.hashHex);
+    }
+    this.head = parent;
+    this.headStateRoot = parentStateRoot;
+  }
+
   private remember(b: Block): void {
     this.cache.set(b.hashHex, b);
   }

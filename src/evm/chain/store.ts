@@ -1,6 +1,7 @@
 // Block, receipt and index storage in the chain's LMDB store. One block = one LMDB transaction
 // (block, receipts, tx lookups, canonical index, head pointer, and the state trie nodes), so a
-// crash leaves either the whole block or none of it.
+// crash leaves either the whole block or none of it. A run of blocks mined by one call
+// (hardhat_mine & co.) is staged here and written as one transaction (Miner.mineRun).
 import { RLP } from '@ethereumjs/rlp';
 import { encodeRlp } from '../state/nodeRlp.js';
 import type { KVStore } from '../../db/database.js';
@@ -62,13 +63,25 @@ function bytesToBig(b: Uint8Array): bigint {
 }
 
 export class ChainStore {
+  /** Staged writes (key as latin1 → value, null deleted) not yet handed to the database; reads see them. */
+  private staged?: Map<string, Uint8Array | null>;
+  private stagedOps: Op[] = [];
+
   constructor(readonly db: KVStore) {}
 
+  private get(k: Uint8Array): Uint8Array | undefined {
+    if (this.staged) {
+      const v = this.staged.get(Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1'));
+      if (v !== undefined) return v ?? undefined;
+    }
+    return this.db.get(k);
+  }
+
   head(): Uint8Array | undefined {
-    return this.db.get(K_HEAD);
+    return this.get(K_HEAD);
   }
   meta(): Uint8Array | undefined {
-    return this.db.get(K_CHAIN_META);
+    return this.get(K_CHAIN_META);
   }
   metaOp(v: Uint8Array): Op {
     return [K_CHAIN_META, v];
@@ -78,7 +91,7 @@ export class ChainStore {
   }
   /** Undefined while no lookups were ever removed for transaction-history. */
   txIndexTail(): bigint | undefined {
-    const v = this.db.get(K_TX_TAIL);
+    const v = this.get(K_TX_TAIL);
     return v ? Buffer.from(v).readBigUInt64BE(0) : undefined;
   }
   txIndexTailOp(n: bigint): Op {
@@ -86,14 +99,14 @@ export class ChainStore {
   }
 
   canonicalHash(n: bigint): Uint8Array | undefined {
-    return this.db.get(key(P_CANON, u64(n)));
+    return this.get(key(P_CANON, u64(n)));
   }
   canonOp(n: bigint, hash: Uint8Array | null): Op {
     return [key(P_CANON, u64(n)), hash];
   }
 
   body(hash: Uint8Array): StoredBody | undefined {
-    const v = this.db.get(key(P_BLOCK, hash));
+    const v = this.get(key(P_BLOCK, hash));
     if (!v) return undefined;
     const [h, txs, senders] = RLP.decode(v) as [Uint8Array, Uint8Array[], Uint8Array[]];
     return { headerRLP: h, txs, senders };
@@ -103,7 +116,7 @@ export class ChainStore {
   }
 
   receipts(hash: Uint8Array): StoredReceipt[] | undefined {
-    const v = this.db.get(key(P_RECEIPTS, hash));
+    const v = this.get(key(P_RECEIPTS, hash));
     if (!v) return undefined;
     return (RLP.decode(v) as unknown as Uint8Array[][]).map((r) => {
       const [type, status, cum, logs, gasUsed, contract] = r as unknown as [Uint8Array, Uint8Array, Uint8Array, Uint8Array[][][], Uint8Array, Uint8Array];
@@ -130,7 +143,7 @@ export class ChainStore {
   }
 
   txLookup(txHash: Uint8Array): { number: bigint; index: number } | undefined {
-    const v = this.db.get(key(P_TXLOOKUP, txHash));
+    const v = this.get(key(P_TXLOOKUP, txHash));
     if (!v) return undefined;
     const b = Buffer.from(v.buffer, v.byteOffset, v.byteLength);
     return { number: b.readBigUInt64BE(0), index: b.readUInt32BE(8) };
@@ -144,13 +157,34 @@ export class ChainStore {
   }
 
   stateOverride(blockHash: Uint8Array): Uint8Array | undefined {
-    return this.db.get(key(P_STATE_OVERRIDE, blockHash));
+    return this.get(key(P_STATE_OVERRIDE, blockHash));
   }
   stateOverrideOp(blockHash: Uint8Array, root: Uint8Array | null): Op {
     return [key(P_STATE_OVERRIDE, blockHash), root];
   }
 
   write(ops: Op[]): Promise<void> {
+    if (this.staged) throw new Error('chain store: a write while a run of blocks is staged');
     return this.db.write(ops);
+  }
+
+  /** Keeps `ops` in memory, visible to this store's reads, until flush() writes them (in order). */
+  stage(ops: Op[]): void {
+    const m = (this.staged ??= new Map());
+    for (const op of ops) {
+      m.set(Buffer.from(op[0].buffer, op[0].byteOffset, op[0].byteLength).toString('latin1'), op[1]);
+      this.stagedOps.push(op);
+    }
+  }
+
+  /** Writes the staged ops as one transaction; staged or not, they are dropped from memory after. */
+  async flush(): Promise<void> {
+    const ops = this.stagedOps;
+    try {
+      if (ops.length) await this.db.write(ops);
+    } finally {
+      this.staged = undefined;
+      this.stagedOps = [];
+    }
   }
 }
