@@ -191,9 +191,44 @@ const packagePatches = {
   },
 };
 
+// lmdb gets a bundle of its own, dist/lmdb.cjs (its JavaScript, msgpackr, ordered-binary and the
+// rest): required from node_modules they took ~40 ms of an LMDB start to resolve and compile
+// (docs/performance.md, session 21). It is a separate file, required at the first LMDB open as
+// before, so the start-up snapshot and the code-cached bundles stay as they were for memdb: in the
+// node's bundles, database.ts's run-time require of 'lmdb' becomes one of './lmdb.cjs' beside them.
+// Its native addon loads through scripts/lmdbNative.cjs; msgpackr's optional native extractor is
+// left out (lmdb here stores binary values only, which msgpackr never decodes; msgpackr catches
+// the failed require).
+const databaseFile = /[\\/]dist[\\/]src[\\/]db[\\/]database\.js$/;
+const lmdbNativeShim = join(root, 'scripts/lmdbNative.cjs');
+const lmdbFromItsBundle = {
+  name: 'lmdb-from-its-bundle',
+  setup(b) {
+    b.onLoad({ filter: databaseFile }, async (args) => {
+      const js = await readFile(args.path, 'utf8');
+      const out = js.replace("createRequire(import.meta.url)('lmdb')", "require('./lmdb.cjs')");
+      if (out === js) throw new Error('bundle: database.js no longer requires lmdb as scripts/bundle.mjs expects');
+      return { contents: out, loader: 'js' };
+    });
+    b.onResolve({ filter: /^\.\/lmdb\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+const lmdbBundle = {
+  name: 'lmdb-bundle',
+  setup(b) {
+    b.onResolve({ filter: /^node-gyp-build-optional-packages$/ }, (args) => {
+      if (args.importer === lmdbNativeShim) return { path: args.path, external: true };
+      if (/[\\/]node_modules[\\/]lmdb[\\/]/.test(args.importer)) return { path: lmdbNativeShim };
+      return undefined;
+    });
+    b.onResolve({ filter: /^msgpackr-extract$/ }, () => ({ path: 'msgpackr-extract', namespace: 'powder-left-out' }));
+    b.onLoad({ filter: /.*/, namespace: 'powder-left-out' }, (args) => ({ contents: `throw new Error('${args.path} is left out of the bundle');`, loader: 'js' }));
+  },
+};
+
 /** What both bundles share: the patches, the externals, readable output with a source map. */
 const common = {
-  plugins: [staticInterpreter, packagePatches],
+  plugins: [staticInterpreter, packagePatches, lmdbFromItsBundle],
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -203,7 +238,7 @@ const common = {
   minifySyntax: true,
   sourcemap: true,
   logLevel: 'warning',
-  external: ['lmdb', 'keccak', 'secp256k1', '@chainsafe/blst', '@chainsafe/blst-linux-x64-gnu', 'msgpackr-extract', 'solc', 'bufferutil', 'utf-8-validate'],
+  external: ['lmdb', 'msgpackr-extract', 'keccak', 'secp256k1', '@chainsafe/blst', '@chainsafe/blst-linux-x64-gnu', 'solc', 'bufferutil', 'utf-8-validate'],
 };
 
 /** The CommonJS bundles' own settings: loaded by bin/loadBundle.js as a vm.Script with a code cache. */
@@ -215,6 +250,18 @@ const commonJS = {
   banner: { js: "const __powderModuleURL = require('node:url').pathToFileURL(__filename).href;" },
 };
 
+await build({
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  plugins: [lmdbBundle],
+  stdin: { contents: "module.exports = require('lmdb');", resolveDir: root, loader: 'js' },
+  outfile: join(root, 'dist/lmdb.cjs'),
+});
 await build({ ...commonJS, entryPoints: [join(root, 'dist/src/cli.js')], outfile: join(root, 'dist/powder.cjs') });
 await build({ ...commonJS, entryPoints: [join(root, 'dist/src/index.js')], outfile: join(root, 'dist/powder.lib.cjs') });
 await writeLibraryEntry();

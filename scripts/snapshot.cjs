@@ -73,9 +73,9 @@ function bundleRequire(id) {
   if (!requireFromBundle) throw new Error(`snapshot: ${id} required while the snapshot was built`);
   return requireFromBundle(id);
 }
-bundleRequire.resolve = (id) => {
+bundleRequire.resolve = (id, options) => {
   if (!requireFromBundle) throw new Error(`snapshot: require.resolve(${id}) while the snapshot was built`);
-  return requireFromBundle.resolve(id);
+  return requireFromBundle.resolve(id, options);
 };
 
 // net.Server#listen loads node:cluster (and with it child_process) in every process, ~7–10 ms of a

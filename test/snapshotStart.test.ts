@@ -173,6 +173,43 @@ test('bin/powder starts from bin/powder.js with NODE_OPTIONS (V8 flags must matc
   }
 });
 
+test('the bundles\' lmdb: the platform package\'s binary, or with LMDB_PREBUILD the package\'s own loader; from the snapshot and from bin/powder.js', async () => {
+  const lmdbDir = join(ROOT, 'node_modules/lmdb');
+  const platformDir = join(ROOT, 'node_modules/@lmdb', `lmdb-linux-${process.arch}`);
+  const prebuildDir = mkdtempSync(join(tmpdir(), 'powder-lmdb-prebuild-'));
+  mkdirSync(join(prebuildDir, 'prebuilds', `linux-${process.arch}`), { recursive: true });
+  const copied = join(prebuildDir, 'prebuilds', `linux-${process.arch}`, 'node.napi.glibc.node');
+  copyFileSync(join(platformDir, 'node.napi.glibc.node'), copied);
+  const cases = [
+    { env: {}, binary: join(platformDir, `node.abi${process.versions.modules}.glibc.node`) },
+    { env: { LMDB_PREBUILD: prebuildDir }, binary: copied },
+  ];
+  try {
+    assert.ok(existsSync(lmdbDir));
+    for (const { env, binary } of cases) {
+      for (const snapshot of [true, false]) {
+        const dataDir = mkdtempSync(join(tmpdir(), 'powder-lmdb-'));
+        const s = await launch(LAUNCHER, [`--data-dir=${dataDir}`], { ...env, POWDER_SNAPSHOT: snapshot ? undefined : 'off' });
+        const what = `${JSON.stringify(env)} ${snapshot ? 'snapshot' : 'bin/powder.js'}`;
+        try {
+          assert.equal(snapshot ? fromSnapshot(s) : fromBundle(s), true, what);
+          const maps = readFileSync(`/proc/${s.child.pid}/maps`, 'utf8');
+          const lmdbBinaries = [...new Set(maps.split('\n').map((l) => l.split(/\s+/)[5]).filter((f) => f && /lmdb.*\.node$/.test(f)))];
+          assert.deepEqual(lmdbBinaries, [binary], what);
+          const chain = `${s.url}/ext/bc/dev/rpc`;
+          assert.equal((await rpc(chain, 'evm_mine', [])).result, '0x0');
+          assert.equal((await rpc(chain, 'eth_blockNumber', [])).result, '0x1', what);
+        } finally {
+          await stop(s);
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      }
+    }
+  } finally {
+    rmSync(prebuildDir, { recursive: true, force: true });
+  }
+});
+
 test('bin/powder through a link (npm\'s node_modules/.bin) uses the snapshot; a copy of the package elsewhere does not', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'powder-snap-pkg-'));
   const started: Started[] = [];

@@ -102,7 +102,12 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   });
   registerWarp(chain, warp);
   const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.readView(b), vmConfig.feeRecipient, (b, a) => chain.cachedAccount(b, a));
-  await chain.init(
+  // The upgrade bytes (upgrade.json) the chain last ran with: written with the genesis block on a
+  // first start, and after that only when they change (each write is a durable commit of its own).
+  const storedUpgrade = chain.store.meta();
+  const upgrade = ctx.upgrade ?? new Uint8Array();
+  const upgradeOp = chain.store.metaOp(upgrade);
+  const created = await chain.init(
     async (sm) => {
       await consensus.genesisActivations(sm, genesis.timestamp);
       for (const [addr, acc] of genesis.alloc) {
@@ -118,15 +123,15 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
       }
     },
     (root) => genesisHeader(genesis, root),
+    [upgradeOp],
   );
   // §4.4: upgrades at or before the last accepted block may not move between restarts.
-  const storedUpgrade = chain.store.meta();
   if (storedUpgrade !== undefined && !vmConfig.skipUpgradeCheck) {
     const stored = parseGenesis(ctx.genesis, ctx.networkID, storedUpgrade.length ? storedUpgrade : undefined).config;
     const err = checkConfigCompatible(stored, cfg, chain.head.header.number, chain.head.header.timestamp);
     if (err) throw new Error(err);
   }
-  await chain.store.write([chain.store.metaOp(ctx.upgrade ?? new Uint8Array())]);
+  if (!created && (storedUpgrade === undefined || Buffer.compare(storedUpgrade, upgrade) !== 0)) await chain.store.write([upgradeOp]);
   const pool = new TxPool(vmConfig.txPoolLimits);
   const builder = new BlockBuilder(chain, consensus, pool);
   const clock = new ChainClock(() => ctx.node.now());

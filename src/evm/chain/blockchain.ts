@@ -63,8 +63,11 @@ export class Blockchain {
     this.commons = new Commons(rules.chainId);
   }
 
-  /** Loads the head, or writes the genesis block. */
-  async init(genesisState: (sm: MerkleStateManager) => Promise<void>, genesisHeader: (stateRoot: Uint8Array) => ChainHeader): Promise<void> {
+  /**
+   * Loads the head, or writes the genesis block (with `genesisOps`, written in the same
+   * transaction). True when it wrote the genesis block.
+   */
+  async init(genesisState: (sm: MerkleStateManager) => Promise<void>, genesisHeader: (stateRoot: Uint8Array) => ChainHeader, genesisOps: Op[] = []): Promise<boolean> {
     const headHash = this.store.head();
     if (headHash) {
       const b = this.blockByHash(headHash);
@@ -72,7 +75,7 @@ export class Blockchain {
       this.head = b;
       this.headStateRoot = this.store.stateOverride(headHash) ?? b.header.stateRoot;
       await this.unindexBeyondHistory();
-      return;
+      return false;
     }
     const common = this.commons.get('cancun');
     const sm = this.state.live(common, EMPTY_ROOT);
@@ -83,11 +86,12 @@ export class Blockchain {
     const header = genesisHeader(root);
     const hash = hashHeader(header);
     const block: Block = { hash, hashHex: hex(hash), header, rawTxs: [], senders: [] };
-    const ops: Op[] = [...this.state.nodes.takeBatch(), ...this.blockOps(block, [])];
+    const ops: Op[] = [...this.state.nodes.takeBatch(), ...this.blockOps(block, []), ...genesisOps];
     await this.store.write(ops);
     this.state.nodes.settle();
     this.head = block;
     this.headStateRoot = root;
+    return true;
   }
 
   forkAt(timestamp: bigint): EvmFork {
