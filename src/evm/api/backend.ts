@@ -16,7 +16,7 @@ import { CallState } from '../state/callState.js';
 import { CallTimeoutError, withDeadline } from '../callDeadline.js';
 import { goDuration } from '../admin/vmConfigJson.js';
 import { skipEOACheck } from './skipAccountChecks.js';
-import { canRunPlainCall, runPlainCall } from './plainCall.js';
+import { canRunPlainCall, isPlainCallTx, plainCallTx, runPlainCall } from './plainCall.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
 import type { Block, Blockchain, TxIndexConfig } from '../chain/blockchain.js';
@@ -459,12 +459,19 @@ export class EvmBackend {
     if (acc.balance < mgval + value) {
       throw new CallPrecheckError(insufficientFunds(checksumAddress(from.toString()), acc.balance, mgval + value), gas);
     }
-    try {
-      tx = withSender(createGethTx(txData, common2), from); // also an account nonce of 2^64-1 (gethTx.ts)
-    } catch (e) {
-      throw new RpcError(-32000, (e as Error).message);
-    }
-    tx = warpPrepareTx(chain, tx, header.timestamp); // warp predicate gas (src/warp)
+    const realTx = () => {
+      let t: TypedTransaction;
+      try {
+        t = withSender(createGethTx(txData, common2), from); // also an account nonce of 2^64-1 (gethTx.ts)
+      } catch (e) {
+        throw new RpcError(-32000, (e as Error).message);
+      }
+      return warpPrepareTx(chain, t, header.timestamp); // warp predicate gas (src/warp)
+    };
+    // A call the plain path will run (most eth_calls) reads five fields of its transaction:
+    // plainCallTx makes just those (no access list: no warp predicate gas either).
+    const light = opts.plain === true && !opts.trace && txData.type === 0 && feeCap === 0n && args.to !== undefined;
+    tx = (light && plainCallTx(common, { nonce: acc.nonce, gasLimit: gas, to: args.to!, value, data: base.data })) || realTx();
     const intrinsic = tx.getIntrinsicGas();
     if (gas < intrinsic) throw new CallPrecheckError(intrinsicGasTooLow(gas, intrinsic), gas);
     if (acc.balance - mgval < value) throw new CallPrecheckError(`insufficient funds for transfer: address ${checksumAddress(from.toString())}`, gas);
@@ -489,6 +496,7 @@ export class EvmBackend {
     let run: { execResult: RunTxResult['execResult']; totalGasSpent: bigint };
     if (session) await sm.checkpoint();
     const plainRun = opts.plain === true && !opts.trace && canRunPlainCall(vm, tx);
+    if (!plainRun && isPlainCallTx(tx)) tx = realTx(); // (a VM with DEBUG, or a fork's rules this path does not run)
     // The plain path skips the EOA check itself; runTx needs the sender's code hash masked.
     const unmask = plainRun ? undefined : skipEOACheck(sm, from);
     try {

@@ -11,7 +11,9 @@ import { encodeFunctionData, type Hex } from 'viem';
 import { DEV_ADDRS, deployFromDev, devNode, type Rpc } from '../chain/testkit.js';
 import type { TestNode } from '../../../test/helpers.js';
 import { compile } from '../../../test/solc.js';
-import { plainCallStats } from './plainCall.js';
+import { createTx } from '@ethereumjs/tx';
+import { plainCallStats, plainCallTx, isPlainCallTx } from './plainCall.js';
+import { Commons } from '../chain/common.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -172,4 +174,24 @@ test('the probe reads what runTx sets up: warm accounts, the bumped sender, the 
   assert.equal(ow[2], 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
   // The same tx run twice gives the same answer (the session's state is reverted after each run).
   assert.deepEqual(await answer({ to: addr, data: data('make') }), await answer({ to: addr, data: data('make') }));
+});
+
+test('a plain call\'s light transaction has the intrinsic gas of ethereumjs\' legacy transaction, on every fork; out-of-range values get the real one', () => {
+  const commons = new Commons(43210n);
+  const to = '0x00000000000000000000000000000000000000aa';
+  const datas = [new Uint8Array(), Uint8Array.from([0]), Uint8Array.from([1]), Buffer.from('70a08231000000000000000000000000d15c000000000000000000000000000000000001', 'hex'), new Uint8Array(5000).fill(7)];
+  for (const fork of ['london', 'shanghai', 'cancun'] as const) {
+    const common = commons.get(fork);
+    for (const data of datas) {
+      const light = plainCallTx(common, { nonce: 3n, gasLimit: 50_000_000n, to, value: 5n, data })!;
+      assert.ok(isPlainCallTx(light));
+      const real = createTx({ type: 0, nonce: 3n, gasLimit: 50_000_000n, gasPrice: 0n, to, value: 5n, data, v: 27n, r: 1n, s: 1n }, { common });
+      assert.equal(light.getIntrinsicGas(), real.getIntrinsicGas(), `${fork}, ${data.length} bytes`);
+      assert.deepEqual([light.type, light.to!.toString(), light.gasLimit, light.value, light.data, light.gasPrice], [0, to, 50_000_000n, 5n, data, 0n]);
+    }
+    const data = new Uint8Array();
+    assert.equal(plainCallTx(common, { nonce: 2n ** 64n - 1n, gasLimit: 1n, to, value: 0n, data }), undefined);
+    assert.equal(plainCallTx(common, { nonce: 0n, gasLimit: 2n ** 64n - 1n, to, value: 0n, data }), undefined);
+    assert.equal(plainCallTx(common, { nonce: 0n, gasLimit: 1n, to, value: 2n ** 256n, data }), undefined);
+  }
 });

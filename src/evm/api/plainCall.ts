@@ -19,9 +19,10 @@
 // EIP-158 clean-up, the receipt) changes state the caller reverts anyway. The EOA check is not
 // made (eth_call skips it, src/evm/api/skipAccountChecks.ts). Anything else — another fork's
 // rules, DEBUG, the profiler — goes through runTx. plainCall.test.ts compares both paths.
+import type { Common } from '@ethereumjs/common';
 import type { EVMResult } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, bytesToUnprefixedHex, type Address } from '@ethereumjs/util';
+import { Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 
 /** EIPs whose rules runTx applies and this path does not: with any of them active, runTx runs. */
@@ -44,11 +45,69 @@ interface EvmLike {
   runCall(opts: Record<string, unknown>): Promise<EVMResult>;
 }
 
+/**
+ * What this path reads of a call's transaction: a legacy transaction with a `to` and a gas price
+ * of 0 (the `beforeTx` listeners read its absent access list).
+ */
+export interface PlainTx {
+  readonly type: number;
+  readonly to?: Address;
+  readonly gasLimit: bigint;
+  readonly value: bigint;
+  readonly data: Uint8Array;
+  readonly gasPrice?: bigint;
+  getIntrinsicGas(): bigint;
+}
+
+const TWO_POW_64 = 2n ** 64n;
+const TWO_POW_256 = 2n ** 256n;
+
+/** The intrinsic-gas parameters of a Common (its hardfork never changes: common.ts). */
+const intrinsicParams = new WeakMap<Common, { txGas: bigint; zero: bigint; nonZero: bigint }>();
+
+/**
+ * A plain call's transaction without @ethereumjs/tx: the call's legacy transaction there is built,
+ * validated and given its sender for every call (~20 µs of a new-holder balanceOf's ~200 over
+ * HTTP; docs/performance.md, session 21), while this path reads five fields and the intrinsic gas.
+ * The intrinsic gas is ethereumjs' for a legacy transaction with a `to` (the base fee and the data
+ * fee; EIP-2780's recipient gas and EIP-7702's are off wherever this path runs). Undefined where
+ * the transaction's constructor could refuse a value (the caller then builds the real one, whose
+ * error is the answer): a nonce or gas limit from 2^64 - 1 up, a value from 2^256.
+ */
+export function plainCallTx(common: Common, f: { nonce: bigint; gasLimit: bigint; to: string; value: bigint; data: Uint8Array }): (PlainTx & TypedTransaction) | undefined {
+  if (f.nonce >= TWO_POW_64 - 1n || f.gasLimit >= TWO_POW_64 - 1n || f.value >= TWO_POW_256) return undefined;
+  let p = intrinsicParams.get(common);
+  if (!p) intrinsicParams.set(common, (p = { txGas: common.param('txGas'), zero: common.param('txDataZeroGas'), nonZero: common.param('txDataNonZeroGas') }));
+  const { txGas, zero, nonZero } = p;
+  const data = f.data;
+  const tx: PlainTx = {
+    type: 0,
+    to: new Address(Buffer.from(f.to.slice(2), 'hex')),
+    gasLimit: f.gasLimit,
+    value: f.value,
+    data,
+    gasPrice: 0n,
+    getIntrinsicGas() {
+      let zeros = 0;
+      for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
+      return txGas + BigInt(zeros) * zero + BigInt(data.length - zeros) * nonZero;
+    },
+  };
+  madeHere.add(tx);
+  return tx as PlainTx & TypedTransaction;
+}
+
+/** Whether `tx` was made by plainCallTx (runTx needs a real transaction). */
+export function isPlainCallTx(tx: object): boolean {
+  return madeHere.has(tx);
+}
+const madeHere = new WeakSet<object>();
+
 /** How many messages ran on this path (the tests check that it is taken). */
 export const plainCallStats = { runs: 0 };
 
 /** Can `vm` run `tx` (a legacy tx with a `to`, gas price 0, built by backend.call) on this path? */
-export function canRunPlainCall(vm: VM, tx: TypedTransaction): boolean {
+export function canRunPlainCall(vm: VM, tx: PlainTx): boolean {
   const v = vm as unknown as { DEBUG?: boolean; _opts?: { profilerOpts?: { reportAfterTx?: boolean } } };
   if (v.DEBUG || v._opts?.profilerOpts?.reportAfterTx) return false;
   if (tx.type !== 0 || tx.to === undefined || (tx as unknown as { gasPrice: bigint }).gasPrice !== 0n) return false;
@@ -62,7 +121,7 @@ export function canRunPlainCall(vm: VM, tx: TypedTransaction): boolean {
  * The message of `tx` from `caller` in `block` (execBlock), as runTx would run it; see above.
  * `intrinsicGas` is the tx's, which the caller has already checked against its gas limit.
  */
-export async function runPlainCall(vm: VM, tx: TypedTransaction, block: never, caller: Address, intrinsicGas: bigint): Promise<{ execResult: EVMResult['execResult']; totalGasSpent: bigint }> {
+export async function runPlainCall(vm: VM, tx: PlainTx, block: never, caller: Address, intrinsicGas: bigint): Promise<{ execResult: EVMResult['execResult']; totalGasSpent: bigint }> {
   plainCallStats.runs++;
   const evm = vm.evm as unknown as EvmLike;
   const journal = evm.journal;
