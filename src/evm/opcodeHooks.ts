@@ -3,10 +3,11 @@
 // memory) and leaves the interpreter's fast path (interpreterSteps.ts): a 5,000,000-gas loop took
 // ~11 s traced that way against ~0.2 s as an `eth_call`. Every opcode these tracers care about
 // has a gas handler (from Berlin on; no Subnet-EVM fork is older), which the interpreter runs first
-// in the opcode's step, before any gas is charged. So while hooked, the entries of those opcodes
-// in the EVM's own opcode table (one per EVM instance: the fresh VM of an access-list run or a
-// trace; its jump analyses are cached per table, vmTuning.ts) get a gas handler that calls the
-// hooks around the original, and `restore` puts the originals back. Other EVMs never see them.
+// in the opcode's step, before any gas is charged. So while hooked, the EVM runs on a copy of its
+// opcode table (the table is shared by every EVM of its Common, opcodeTables.ts) in which those
+// opcodes' entries are copies with a gas handler that calls the hooks around the original;
+// `restore` gives the EVM its shared table back. Other EVMs never see the copy (its jump analyses
+// are cached with it, vmTuning.ts).
 
 /** What of an @ethereumjs/evm run state the hooks read. */
 export interface HookedRunState {
@@ -31,9 +32,10 @@ interface OpEntry {
 
 /** Installs `hooks` on `codes` in `evm`'s opcode table; returns the function that removes them. */
 export function hookOpcodes(evm: object, codes: readonly number[], hooks: OpcodeHooks): () => void {
-  const table = (evm as { _opcodeMap?: (OpEntry | undefined)[] })._opcodeMap;
-  if (!Array.isArray(table)) throw new Error('the EVM has no opcode table to hook');
-  const restore: (() => void)[] = [];
+  const owner = evm as { _opcodeMap?: (OpEntry | undefined)[] };
+  const shared = owner._opcodeMap;
+  if (!Array.isArray(shared)) throw new Error('the EVM has no opcode table to hook');
+  const table = shared.slice();
   for (const code of codes) {
     const entry = table[code];
     // An opcode the fork does not define has INVALID's entry.
@@ -45,17 +47,16 @@ export function hookOpcodes(evm: object, codes: readonly number[], hooks: Opcode
       const waiting = paid(code, rs);
       return waiting ? waiting.then(() => gas) : gas;
     };
-    entry.gasHandler = function (this: unknown, rs: HookedRunState, gas: bigint, common: unknown) {
+    const gasHandler = function (this: unknown, rs: HookedRunState, gas: bigint, common: unknown) {
       before?.(code, rs);
       const g = original.call(this, rs, gas, common);
       return g instanceof Promise ? g.then((v) => afterGas(rs, v)) : afterGas(rs, g);
     };
-    restore.push(() => {
-      entry.gasHandler = original;
-    });
+    table[code] = Object.assign(Object.create(Object.getPrototypeOf(entry) as object) as OpEntry, entry, { gasHandler });
   }
+  owner._opcodeMap = table;
   return () => {
-    for (const r of restore.splice(0)) r();
+    if (owner._opcodeMap === table) owner._opcodeMap = shared;
   };
 }
 

@@ -155,3 +155,49 @@ test('step loop override: results, gas, errors and step events as the package lo
     }
   }
 });
+
+test('opcode tables: EVMs of one Common share one table, equal to the one the package builds; a hooked EVM runs on a copy no other EVM sees', async () => {
+  const { createEVM } = await import('@ethereumjs/evm');
+  const { createAddressFromString, hexToBytes } = await import('@ethereumjs/util');
+  const { originalGetActiveOpcodes } = await import('./opcodeTables.js');
+  const { hookOpcodes } = await import('./opcodeHooks.js');
+  type Tables = { _opcodeMap: unknown[]; _opcodes: Map<number, unknown>; _dynamicGasHandlers: Map<number, unknown>; _handlers: Map<number, unknown>; common: Common };
+  const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun });
+  const a = (await createEVM({ common })) as unknown as Tables;
+  const b = (await createEVM({ common })) as unknown as Tables;
+  assert.equal(a._opcodeMap, b._opcodeMap, 'one table per Common');
+  assert.equal(a._handlers, b._handlers);
+  // The package's own table for that Common holds the same opcodes, handlers and gas handlers.
+  const own = (await createEVM({ common })) as unknown as Tables;
+  originalGetActiveOpcodes.call(own);
+  assert.notEqual(own._opcodeMap, a._opcodeMap);
+  assert.deepEqual([...own._opcodes.keys()], [...a._opcodes.keys()]);
+  assert.deepEqual([...own._handlers.entries()], [...a._handlers.entries()]);
+  assert.deepEqual([...own._dynamicGasHandlers.entries()], [...a._dynamicGasHandlers.entries()]);
+  assert.equal(own._opcodeMap.length, a._opcodeMap.length);
+  own._opcodeMap.forEach((e, i) => assert.deepEqual(e, a._opcodeMap[i], `opcode ${i}`));
+  // Another hardfork's Common gets its own table (PUSH0 exists from Shanghai on).
+  const london = (await createEVM({ common: new Common({ chain: Mainnet, hardfork: Hardfork.London }) })) as unknown as Tables;
+  assert.notEqual(london._opcodeMap, a._opcodeMap);
+  assert.equal(london._opcodes.has(0x5f), false);
+  assert.equal(a._opcodes.has(0x5f), true);
+
+  // SLOAD hooked on `a` only: `b` runs the same code unhooked, on the shared table, meanwhile.
+  const code = hexToBytes('0x60015460005260206000f3'); // SLOAD(1), return it
+  const to = createAddressFromString('0x' + 'cc'.repeat(20));
+  for (const evm of [a, b] as unknown as { stateManager: { putCode(a: unknown, c: Uint8Array): Promise<void> } }[]) await evm.stateManager.putCode(to, code);
+  const shared = a._opcodeMap;
+  const heard: number[] = [];
+  const restore = hookOpcodes(a, [0x54], { before: (c) => heard.push(c) });
+  assert.notEqual(a._opcodeMap, shared, 'the hooked EVM runs on a copy');
+  assert.equal(b._opcodeMap, shared);
+  const run = (evm: unknown) => (evm as { runCall(o: object): Promise<{ execResult: { exceptionError?: unknown } }> }).runCall({ to, gasLimit: 100_000n });
+  assert.equal((await run(b)).execResult.exceptionError, undefined);
+  assert.deepEqual(heard, [], 'an unhooked EVM of the same Common hears nothing');
+  assert.equal((await run(a)).execResult.exceptionError, undefined);
+  assert.deepEqual(heard, [0x54]);
+  restore();
+  assert.equal(a._opcodeMap, shared, 'restore gives the shared table back');
+  await run(a);
+  assert.deepEqual(heard, [0x54], 'nothing heard after restore');
+});

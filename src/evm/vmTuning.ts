@@ -40,6 +40,7 @@ import { Account, BIGINT_0, createZeroAddress } from '@ethereumjs/util';
 import { BoundedMap } from '../boundedMap.js';
 import './txTuning.js'; // the sender address by the chain's keccak
 import './accountCodec.js'; // Account.serialize in one pass
+import './opcodeTables.js'; // one opcode table per Common
 import { keccak256 } from './crypto.js';
 import { hexOf } from '../hexOf.js';
 import { installSyncSteps } from './interpreterSteps.js';

@@ -34,6 +34,8 @@ import { CallResultCache, callCacheKey } from './callCache.js';
 import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
 import { isProtected, type BlockBuilder } from '../miner/builder.js';
 import { DEFAULT_FEE_CONFIG, GasPriceOracle, feeConfigJSON } from '../fees/index.js';
+import type { OracleBlock } from '../fees/oracle.js';
+import { BoundedMap } from '../../boundedMap.js';
 import { activePrecompilesJSON, activeRulesJSON, chainConfigJSON, type Genesis } from '../config/index.js';
 import type { ChainContext } from '../../vms/types.js';
 import { effectiveTip } from '../txpool/pool.js';
@@ -633,7 +635,15 @@ export class EvmBackend {
       if (hi > allowance) hi = allowance;
     }
     if (cap > 0n && hi > cap) hi = cap;
-    const session = await this.callSession(block, overrides);
+    if (overrides?.size) return this.estimateOn(await this.callSession(block, overrides), args, block, hi, overrides);
+    // Without overrides, on an idle session of eth_call's for that state (a VM and a state view
+    // cost more than an ETH transfer's estimate) when there is one.
+    const root = this.chain.stateRootOf(block);
+    return this.withCallSession(block, root, block.hashHex + hex(root), (session) => this.estimateOn(session, args, block, hi));
+  }
+
+  /** estimateGas's runs on `session` (each reverted), between the used gas and `hi`. */
+  private async estimateOn(session: CallSession, args: CallArgs, block: Block, hi: bigint, overrides?: Map<string, StateOverride>): Promise<bigint> {
     // Without overrides each run may take the plain-call path (plainCall.ts: same gas, less work).
     const run = (gas: bigint) => this.call({ ...args, gas }, block, { session, plain: !overrides?.size });
     // geth: a plain value transfer is tried at 21000 first.
@@ -806,6 +816,10 @@ export class EvmBackend {
       const key = wallet && !lockedButImpersonated ? accountsCall(() => this.accountManager.unlockedKey(wallet)) : undefined;
       if (key) {
         const signed = tx.sign(key);
+        // Signed here with `from`'s key, so its sender is `from`: neither the pool nor the block's
+        // run recovers it from the signature (~100 µs each). Frozen as a decoded raw tx is, it
+        // keeps its hash once computed.
+        if (!Object.isFrozen(signed)) Object.freeze(withSender(signed, createAddressFromString(from)));
         return this.submit(signed, signed.serialize());
       }
       // Impersonated: a fake signature keeps the hash unique; the sender is stored with the block.
@@ -878,6 +892,8 @@ export class EvmBackend {
   // --- gas price oracle (§7.9) --------------------------------------------------------------
 
   private readonly oracle: GasPriceOracle;
+  /** The oracle's view of recent blocks (time, tips) by hash: a new head adds one block to read. */
+  private readonly oracleBlocks = new BoundedMap<string, OracleBlock>(64);
 
   async suggestTip(): Promise<bigint> {
     const head = this.chain.head;
@@ -886,8 +902,12 @@ export class EvmBackend {
       (n) => {
         const b = this.chain.blockByNumber(n);
         if (!b) return undefined;
-        const bf = b.header.baseFee ?? 0n;
-        return { timestamp: b.header.timestamp, tips: this.chain.txsOf(b).map((tx) => effectiveTip(tx, bf)) };
+        let o = this.oracleBlocks.get(b.hashHex);
+        if (!o) {
+          const bf = b.header.baseFee ?? 0n;
+          this.oracleBlocks.set(b.hashHex, (o = { timestamp: b.header.timestamp, tips: this.chain.txsOf(b).map((tx) => effectiveTip(tx, bf)) }));
+        }
+        return o;
       },
       this.miner.clock.nowMs() / 1000n,
     );
