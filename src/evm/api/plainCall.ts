@@ -46,8 +46,8 @@ interface EvmLike {
 }
 
 /**
- * What this path reads of a call's transaction: a legacy transaction with a `to` and a gas price
- * of 0 (the `beforeTx` listeners read its absent access list).
+ * What this path reads of a call's transaction (a real one, or plainCallTx's): it runs a legacy
+ * transaction with a `to` and a gas price of 0 (the `beforeTx` listeners read its absent access list).
  */
 export interface PlainTx {
   readonly type: number;
@@ -110,7 +110,7 @@ export const plainCallStats = { runs: 0 };
 export function canRunPlainCall(vm: VM, tx: PlainTx): boolean {
   const v = vm as unknown as { DEBUG?: boolean; _opts?: { profilerOpts?: { reportAfterTx?: boolean } } };
   if (v.DEBUG || v._opts?.profilerOpts?.reportAfterTx) return false;
-  if (tx.type !== 0 || tx.to === undefined || (tx as unknown as { gasPrice: bigint }).gasPrice !== 0n) return false;
+  if (tx.type !== 0 || tx.to === undefined || tx.gasPrice !== 0n) return false;
   const common = vm.common;
   if (!common.isActivatedEIP(2929)) return false;
   for (const eip of UNSUPPORTED_EIPS) if (common.isActivatedEIP(eip)) return false;
