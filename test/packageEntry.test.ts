@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 import { bn254 } from '@noble/curves/bn254.js';
 import * as modules from '../src/index.js';
@@ -123,4 +124,27 @@ test('the package entry is the library bundle, and its nodes run contracts exact
   // Ten receipts, then balanceOf and its estimate per holder: holder 3 got 3 tokens.
   assert.equal(fromBundle[12], `0x${(3n * 10n ** 18n).toString(16).padStart(64, '0')}`);
   assert.deepEqual(fromBundle.slice(-BN254_EXPECTED.length), BN254_EXPECTED);
+});
+
+test('the library bundle runs LMDB (its own lmdb bundle, dist/lmdb.cjs) across a restart', async () => {
+  const lib = (await import(pathToFileURL(join(root, 'dist/powder.lib.mjs')).href)) as typeof modules;
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-entry-lmdb-'));
+  try {
+    let node = await lib.startNode({ 'http-port': 0, 'data-dir': dataDir, 'log-display-level': 'off' });
+    try {
+      const rpc = rpcClient(`${node.url}/ext/bc/dev/rpc`);
+      assert.equal(await rpc('hardhat_mine', ['0x3']), null);
+    } finally {
+      await node.stop();
+    }
+    assert.ok(join(root, 'dist/lmdb.cjs') in createRequire(import.meta.url).cache, 'the bundle loaded dist/lmdb.cjs');
+    node = await lib.startNode({ 'http-port': 0, 'data-dir': dataDir, 'log-display-level': 'off' });
+    try {
+      assert.equal(await rpcClient(`${node.url}/ext/bc/dev/rpc`)('eth_blockNumber'), '0x3', 'the blocks were kept in LMDB');
+    } finally {
+      await node.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
