@@ -148,11 +148,7 @@ export class Blockchain {
 
   /** Undoes accepted() for a block whose write failed: `parent` is the head again. */
   unaccept(block: Block, parent: Block, parentStateRoot: Uint8Array): void {
-    if (this.head !== block) return;
-    this.cache.delete(block.hashHex);
-    this.receiptCache.delete(block.hashHex);
-    this.head = parent;
-    this.headStateRoot = parentStateRoot;
+    if (this.head === block) this.unacceptRun([block], parent, parentStateRoot);
   }
 
   /** Undoes accepted() for a run of blocks whose write failed (oldest first): `parent` is the head again. */

@@ -52,6 +52,11 @@ export interface StoredBody {
   senders: Uint8Array[];
 }
 
+/** A key as a Map key. */
+function keyString(k: Uint8Array): string {
+  return Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1');
+}
+
 function bigToBytes(n: bigint): Uint8Array {
   if (n === 0n) return new Uint8Array();
   let h = n.toString(16);
@@ -63,17 +68,14 @@ function bytesToBig(b: Uint8Array): bigint {
 }
 
 export class ChainStore {
-  /** Staged writes (key as latin1 → value, null deleted) not yet handed to the database; reads see them. */
-  private staged?: Map<string, Uint8Array | null>;
-  private stagedOps: Op[] = [];
+  /** Staged writes by key (as latin1), the last per key, not yet handed to the database; reads see them. */
+  private staged?: Map<string, Op>;
 
   constructor(readonly db: KVStore) {}
 
   private get(k: Uint8Array): Uint8Array | undefined {
-    if (this.staged) {
-      const v = this.staged.get(Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1'));
-      if (v !== undefined) return v ?? undefined;
-    }
+    const op = this.staged?.get(keyString(k));
+    if (op) return op[1] ?? undefined;
     return this.db.get(k);
   }
 
@@ -168,23 +170,18 @@ export class ChainStore {
     return this.db.write(ops);
   }
 
-  /** Keeps `ops` in memory, visible to this store's reads, until flush() writes them (in order). */
+  /** Keeps `ops` in memory, visible to this store's reads, until flush() writes them. */
   stage(ops: Op[]): void {
     const m = (this.staged ??= new Map());
-    for (const op of ops) {
-      m.set(Buffer.from(op[0].buffer, op[0].byteOffset, op[0].byteLength).toString('latin1'), op[1]);
-      this.stagedOps.push(op);
-    }
+    for (const op of ops) m.set(keyString(op[0]), op);
   }
 
-  /** Writes the staged ops as one transaction; staged or not, they are dropped from memory after. */
+  /** Writes the staged ops (the last one per key) as one transaction; written or not, they are dropped from memory. */
   async flush(): Promise<void> {
-    const ops = this.stagedOps;
     try {
-      if (ops.length) await this.db.write(ops);
+      if (this.staged?.size) await this.db.write(this.staged.values());
     } finally {
       this.staged = undefined;
-      this.stagedOps = [];
     }
   }
 }
