@@ -61,10 +61,11 @@ const PACKAGE_PATCHES = [
   {
     // bytesToBigInt's table of the 65,536 one- and two-byte values is built when the module loads:
     // 65,536 BigInts, ~5–13 ms of every start. Filled on first use instead, each entry is the same
-    // BigInt the loop would have put there.
+    // BigInt the loop would have put there, in rows of 256 made when first needed: one array of
+    // 65,536 slots is 512 KiB of heap (in the start-up snapshot, and 128 page faults of every start).
     file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
     find: /const BIGINT_CACHE = \[\];\s*for \(let i = 0; i <= 256 \* 256 - 1; i\+\+\) \{\s*BIGINT_CACHE\[i\] = BigInt\(i\);\s*\}/,
-    replace: 'const BIGINT_CACHE = new Array(65536); const cachedBigInt = (i) => BIGINT_CACHE[i] ?? (BIGINT_CACHE[i] = BigInt(i));',
+    replace: 'const BIGINT_ROWS = new Array(256); const cachedBigInt = (i) => { const row = BIGINT_ROWS[i >> 8] ?? (BIGINT_ROWS[i >> 8] = new Array(256)); return row[i & 255] ?? (row[i & 255] = BigInt(i)); };',
   },
   {
     file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
@@ -280,8 +281,10 @@ await makeStartupSnapshot();
 /**
  * dist/powder.snapshot.blob, the start-up snapshot bin/powder starts from (scripts/snapshot.cjs
  * says what it holds), and dist/powder.snapshot.node, what bin/powder checks before using it: the
- * size and change time of the Node.js binary that built it (a snapshot only loads in that very
- * binary, with no V8 flags), and the bundle's real path (it is built into the snapshot). When it
+ * inode, size and modification time of the Node.js binary that built it (a snapshot only loads in
+ * that very binary, with no V8 flags), and the bundle's real path (it is built into the snapshot).
+ * Not the change time: a hard link to the binary changes it (perf's build-id cache makes one on
+ * every `perf record`), and bin/powder then silently started ~100 ms slower from the code cache. When it
  * cannot be built, neither file is left and bin/powder starts from the code cache.
  */
 async function makeStartupSnapshot() {
@@ -300,8 +303,8 @@ async function makeStartupSnapshot() {
     console.warn(`bundle: no start-up snapshot (${lines.slice(0, 3).join(' / ').slice(0, 400) || `exit ${r.status}`}); bin/powder starts from the code cache`);
     return;
   }
-  const { size, ctimeMs } = statSync(process.execPath);
-  writeFileSync(stamp, `${size} ${Math.floor(ctimeMs / 1000)} ${realpathSync(join(root, 'dist/powder.cjs'))}\n`);
+  const { ino, size, mtimeMs } = statSync(process.execPath);
+  writeFileSync(stamp, `${ino} ${size} ${Math.floor(mtimeMs / 1000)} ${realpathSync(join(root, 'dist/powder.cjs'))}\n`);
 }
 
 /**

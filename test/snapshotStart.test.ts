@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,9 +71,9 @@ const fromBundle = (s: Started) => !s.cmdline.includes('--snapshot-blob') && s.c
 
 test('the build wrote a start-up snapshot and the stamp bin/powder checks', () => {
   assert.ok(existsSync(join(ROOT, 'dist/powder.snapshot.blob')), 'dist/powder.snapshot.blob (the build prints why when it cannot make one)');
-  const [size, ctime, bundle] = readFileSync(join(ROOT, 'dist/powder.snapshot.node'), 'utf8').trim().split(' ');
-  assert.match(size!, /^\d+$/);
-  assert.match(ctime!, /^\d+$/);
+  const [ino, size, mtime, bundle] = readFileSync(join(ROOT, 'dist/powder.snapshot.node'), 'utf8').trim().split(' ');
+  const node = statSync(process.execPath);
+  assert.deepEqual([ino, size, mtime], [node.ino, node.size, Math.floor(node.mtimeMs / 1000)].map(String));
   assert.equal(bundle, join(ROOT, 'dist/powder.cjs'));
 });
 
@@ -145,13 +145,19 @@ test('bin/powder from the snapshot: every process makes its own node identity', 
   }
 });
 
-test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number', async () => {
-  const arenas = (s: Started) => /(?:^|\0)MALLOC_ARENA_MAX=([^\0]*)/.exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
-  for (const [env, want] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '8' }, '8'], [{ MALLOC_ARENA_MAX: undefined, POWDER_SNAPSHOT: 'off' }, '2']] as const) {
+test('bin/powder caps glibc\'s malloc arenas at two and asks for huge pages for large blocks, unless the user chose', async () => {
+  const envOf = (s: Started, name: string) => new RegExp(`(?:^|\\0)${name}=([^\\0]*)`).exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
+  const cases = [
+    [{ MALLOC_ARENA_MAX: undefined, GLIBC_TUNABLES: undefined }, '2', 'glibc.malloc.hugetlb=1'],
+    [{ MALLOC_ARENA_MAX: '8', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }, '8', 'glibc.malloc.hugetlb=0'],
+    [{ MALLOC_ARENA_MAX: undefined, GLIBC_TUNABLES: undefined, POWDER_SNAPSHOT: 'off' }, '2', 'glibc.malloc.hugetlb=1'],
+  ] as const;
+  for (const [env, arenas, tunables] of cases) {
     const dataDir = mkdtempSync(join(tmpdir(), 'powder-arena-'));
     const s = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${dataDir}`], env);
     try {
-      assert.equal(arenas(s), want, JSON.stringify(env));
+      assert.equal(envOf(s, 'MALLOC_ARENA_MAX'), arenas, JSON.stringify(env));
+      assert.equal(envOf(s, 'GLIBC_TUNABLES'), tunables, JSON.stringify(env));
     } finally {
       await stop(s);
       rmSync(dataDir, { recursive: true, force: true });

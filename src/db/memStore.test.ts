@@ -109,3 +109,19 @@ test('memdb store: a value larger than a slab between small ones leaves every ad
   assert.equal(Buffer.from(store.get(Buffer.from('b'))!).toString(), 'after the big one');
   assert.deepEqual(Buffer.from(store.get(Buffer.from('big'))!), Buffer.alloc(1_500_000, 7));
 });
+
+test('memdb store: values read back are plain Uint8Arrays holding exactly the bytes written (slabs are not zeroed)', () => {
+  const store = new MemStore();
+  // Fill a slab's worth and more, with values of every length up to 300, then read each back.
+  const written = new Map<string, Uint8Array>();
+  for (let i = 0; i < 8_000; i++) {
+    const v = Uint8Array.from({ length: i % 301 }, (_, j) => (i * 31 + j) & 0xff);
+    written.set(`k${i}`, v);
+    store.writeSync([[Buffer.from(`k${i}`), v]]);
+  }
+  for (const [k, v] of written) {
+    const got = store.get(Buffer.from(k))!;
+    assert.equal(Object.getPrototypeOf(got), Uint8Array.prototype, k);
+    assert.deepEqual(got, v, k);
+  }
+});
