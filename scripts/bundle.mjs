@@ -284,7 +284,9 @@ await makeStartupSnapshot();
  * inode, size and modification time of the Node.js binary that built it (a snapshot only loads in
  * that very binary, with no V8 flags), and the bundle's real path (it is built into the snapshot).
  * Not the change time: a hard link to the binary changes it (perf's build-id cache makes one on
- * every `perf record`), and bin/powder then silently started ~100 ms slower from the code cache. When it
+ * every `perf record`), and bin/powder then silently started ~100 ms slower from the code cache.
+ * The stamp file also gets the binary's modification time (`touch -r`), which bin/powder compares
+ * with the shell's own tests: running `stat` there cost ~5 ms of every start. When the snapshot
  * cannot be built, neither file is left and bin/powder starts from the code cache.
  */
 async function makeStartupSnapshot() {
@@ -305,6 +307,11 @@ async function makeStartupSnapshot() {
   }
   const { ino, size, mtimeMs } = statSync(process.execPath);
   writeFileSync(stamp, `${ino} ${size} ${Math.floor(mtimeMs / 1000)} ${realpathSync(join(root, 'dist/powder.cjs'))}\n`);
+  const touched = spawnSync('touch', ['-r', process.execPath, stamp], { encoding: 'utf8' });
+  if (touched.status !== 0) {
+    rmSync(stamp, { force: true });
+    console.warn(`bundle: dist/powder.snapshot.node cannot take the node binary's time (touch -r: ${touched.error?.message ?? touched.stderr.trim()}); bin/powder starts from the code cache`);
+  }
 }
 
 /**
