@@ -15,7 +15,9 @@ import { compileToken } from './lib/contract.js';
 import { runLoad, RpcClient } from './lib/rpc.js';
 import { BENCH_DIR, ROOT_DIR, NODE_KINDS, DEFAULT_CHAIN_ID, DEFAULT_POWDER_BIN, droppedEnvHere, powderRootOf, startNode, stopNode, memory, cpuSeconds } from './lib/nodes.js';
 import { makeKeys, setupChain, TransferSigner, runTransfers, balanceOfCall, distinctBalanceOfBodies } from './lib/chain.js';
-import { comparisonTable, powderOnlyTable } from './lib/report.js';
+import { comparisonTable, fmt, powderOnlyTable } from './lib/report.js';
+import { nodeStartMs, pageFaultMicros } from './lib/host.js';
+import { summarize } from './lib/stats.js';
 
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
@@ -188,7 +190,10 @@ async function main() {
   // 1. Cold start, and 5a. RSS right after the first answer.
   const cold = selected('cold-start') && row('cold-start', 1, 'cold start to first eth_chainId', 'ms', 'lower');
   const rssStart = selected('cold-start') && row('rss-start', 5, 'RSS after start (at the first answered eth_chainId)', 'MiB', 'lower');
+  const nodeStarts = [];
   for (let rep = 0; cold && rep < CONFIG.coldReps; rep++) {
+    // Host context, interleaved with the nodes' starts: Node.js's own start and exit.
+    await nodeStartMs({ keepEnv: KEEP_ENV }).then((ms) => nodeStarts.push(ms), () => {});
     for (const kind of inTurn(nodes, rep)) {
       try {
         const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: POWDER_DB, keepEnv: KEEP_ENV });
@@ -200,6 +205,11 @@ async function main() {
       }
     }
     log(`cold start rep ${rep + 1}/${CONFIG.coldReps}`);
+  }
+  if (cold) {
+    const boot = summarize(nodeStarts);
+    info.machine.nodeStartMs = nodeStarts.length ? { median: +boot.median.toFixed(1), min: +boot.min.toFixed(1), max: +boot.max.toFixed(1), samples: nodeStarts.map((x) => +x.toFixed(1)) } : null;
+    info.machine.pageFaultMicros = pageFaultMicros({ keepEnv: KEEP_ENV }) ?? null;
   }
 
   // Long-lived instances for workloads 2-5, each set up (untimed) the same way.
@@ -427,6 +437,12 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
     '',
     `Each cell: median (min–max) over ${info.config.coldReps} cold starts, ${info.config.loadReps} × ${info.config.loadMs / 1000} s load runs, ${info.config.txReps} transfer runs; nodes interleaved within every repetition, in an order that rotates from one repetition to the next. "Powder vs X" = Powder's advantage: its rate ÷ X's, or X's time/memory ÷ Powder's; > 1 means Powder is better.`,
   ];
+  if (m.nodeStartMs || m.pageFaultMicros) {
+    const parts = [];
+    if (m.nodeStartMs) parts.push(`Node.js's own start and exit (\`node -e 0\`, once per cold-start repetition) ${fmt(m.nodeStartMs.median)} ms (${fmt(m.nodeStartMs.min)}–${fmt(m.nodeStartMs.max)})`);
+    if (m.pageFaultMicros) parts.push(`a first touch of a 4 KiB page of fresh memory ${m.pageFaultMicros} µs`);
+    md.push('', `Host context for the cold starts (bench/lib/host.js; no ratio is made of it): ${parts.join('; ')}.`);
+  }
   if (info.droppedEnv?.length) md.push('', `Every node started without ${info.droppedEnv.join(', ')}, which this machine's environment sets (bench/lib/nodes.js says why; \`--keep-env\` keeps it).`);
   if (subset) md.push('', `Subset run: --only=${info.only.join(',')}.`);
   for (const [k, reason] of Object.entries(unavailable)) md.push('', `**${NODE_KINDS[k].label} not measured**: ${reason.replace(/\s+/g, ' ').slice(0, 300)}`);
