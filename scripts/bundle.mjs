@@ -280,13 +280,14 @@ await makeStartupSnapshot();
 
 /**
  * dist/powder.snapshot.blob, the start-up snapshot bin/powder starts from (scripts/snapshot.cjs
- * says what it holds), and dist/powder.snapshot.node, what bin/powder checks before using it: the
- * inode, size and modification time of the Node.js binary that built it (a snapshot only loads in
- * that very binary, with no V8 flags), and the bundle's real path (it is built into the snapshot).
- * Not the change time: a hard link to the binary changes it (perf's build-id cache makes one on
- * every `perf record`), and bin/powder then silently started ~100 ms slower from the code cache.
- * The stamp file also gets the binary's modification time (`touch -r`), which bin/powder compares
- * with the shell's own tests: running `stat` there cost ~5 ms of every start. When the snapshot
+ * says what it holds), and dist/powder.snapshot.node, what bin/powder checks before using it. A
+ * snapshot only loads in the very Node.js binary that built it (with no V8 flags): the stamp file
+ * takes that binary's modification time (`touch -r`), which bin/powder compares with the `node` on
+ * PATH by the shell's own tests (running `stat` cost ~5 ms of every start); its line records the
+ * binary's inode, size and modification time for people, and ends with the bundle's real path
+ * (built into the snapshot), which bin/powder compares by file identity. Not the change time: a
+ * hard link to the binary changes it (perf's build-id cache makes one on every `perf record`),
+ * and bin/powder then silently started ~100 ms slower from the code cache. When the snapshot
  * cannot be built, neither file is left and bin/powder starts from the code cache.
  */
 async function makeStartupSnapshot() {
