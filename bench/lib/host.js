@@ -5,19 +5,13 @@
 // megabyte a process fills at start). Context only: no ratio is computed from them.
 import { execFileSync, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { DROPPED_ENV } from './nodes.js';
-
-function env(keepEnv) {
-  const e = { ...process.env };
-  if (!keepEnv) for (const k of DROPPED_ENV) delete e[k];
-  return e;
-}
+import { childEnv } from './nodes.js';
 
 /** Milliseconds from spawn to exit of `node -e 0` (this Node.js binary). */
 export function nodeStartMs({ keepEnv = false } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore', env: env(keepEnv) });
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore', env: childEnv(keepEnv) });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`node -e 0 exited ${code}`))));
   });
@@ -37,7 +31,7 @@ process.stdout.write(String(best));`;
 /** Microseconds per first touch of a 4 KiB page of fresh memory; undefined if it cannot be measured. */
 export function pageFaultMicros({ keepEnv = false } = {}) {
   try {
-    const us = Number(execFileSync(process.execPath, ['-e', FAULT_PROBE], { encoding: 'utf8', env: env(keepEnv), timeout: 30_000 }));
+    const us = Number(execFileSync(process.execPath, ['-e', FAULT_PROBE], { encoding: 'utf8', env: childEnv(keepEnv), timeout: 30_000 }));
     return Number.isFinite(us) ? +us.toFixed(2) : undefined;
   } catch {
     return undefined;

@@ -25,6 +25,12 @@ export const DEFAULT_CHAIN_ID = 43214;
 export const DROPPED_ENV = ['NODE_EXTRA_CA_CERTS'];
 /** Of DROPPED_ENV, the variables this environment sets (what a run actually drops). */
 export const droppedEnvHere = () => DROPPED_ENV.filter((k) => process.env[k] !== undefined);
+/** This process's environment for a child: without DROPPED_ENV unless `keepEnv`, plus `extra`. */
+export function childEnv(keepEnv, extra = {}) {
+  const env = { ...process.env, ...extra };
+  if (!keepEnv) for (const k of DROPPED_ENV) delete env[k];
+  return env;
+}
 
 const ANVIL_BIN = join(BENCH_DIR, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 const HARDHAT_CLI = join(BENCH_DIR, 'node_modules/hardhat/internal/cli/cli.js');
@@ -132,8 +138,7 @@ export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, read
   const [program, args] = def.command(port, dataDir, chainId, { powderBin, powderDb });
   const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
   const logFd = openSync(logPath, 'a');
-  const env = { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', BENCH_CHAIN_ID: String(chainId), NO_COLOR: '1' };
-  if (!keepEnv) for (const k of DROPPED_ENV) delete env[k];
+  const env = childEnv(keepEnv, { HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', BENCH_CHAIN_ID: String(chainId), NO_COLOR: '1' });
   const t0 = performance.now();
   const child = spawn(program, args, { cwd: kind === 'powder' ? powderRootOf(powderBin) : BENCH_DIR, stdio: ['ignore', logFd, logFd], env });
   closeSync(logFd);
