@@ -11,10 +11,12 @@
 // yet answered put back, to node:http for the rest of its life. So the fast path only ever
 // answers requests whose answer node:http would give byte for byte (the handlers build both from
 // one Reply; header order and Date/Connection/Keep-Alive as node:http writes them), and node:http
-// stays the judge of everything unusual, malformed input included.
+// stays the judge of everything unusual, malformed input included. A connection that opens with
+// HTTP/2's preface goes to the HTTP/2 sessions instead (h2c.ts).
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { validHostHeader } from './goRequestErrors.js';
+import { http2Preface } from './h2c.js';
 import type { PostAnswer, Reply, Router } from './router.js';
 
 export interface FastHttpOptions {
@@ -26,6 +28,8 @@ export interface FastHttpOptions {
   timeouts: HttpTimeouts;
   /** Gives the socket to node:http (its own connection listener). */
   handOff(socket: Socket): void;
+  /** Gives the socket, which opened with HTTP/2's preface, to the HTTP/2 sessions (h2c.ts). */
+  handOffH2(socket: Socket): void;
   /** A handler that threw or rejected (the answer is a plain 500, as on the node:http path). */
   onHandlerError(err: unknown, url: string): void;
   /** The server is shutting down: each answer says `Connection: close` and ends its connection. */
@@ -166,6 +170,12 @@ class FastConnection implements FastConnectionHandle {
     while (this.pendingBytes > 0 && !this.busy && !this.closing) {
       if (this.request === undefined) {
         const buf = this.joined();
+        // `PR…`: perhaps HTTP/2 with prior knowledge, whose preface looks like a request head.
+        if (buf[0] === 0x50 && buf[1] !== 0x4f) {
+          const h2 = http2Preface(buf);
+          if (h2 === 'maybe') return this.waitFor(headerTimeout(this.opts.timeouts));
+          if (h2 === 'yes') return this.handOff(this.opts.handOffH2);
+        }
         const headEnd = buf.indexOf('\r\n\r\n');
         if (headEnd < 0) {
           if (buf.length > MAX_HEAD) return this.handOff();
@@ -332,8 +342,8 @@ class FastConnection implements FastConnectionHandle {
     this.socket.write(head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body);
   }
 
-  /** Gives the connection, with the bytes not yet answered, to node:http. */
-  private handOff(): void {
+  /** Gives the connection, with the bytes not yet answered, to node:http (or `to`). */
+  private handOff(to: (s: Socket) => void = this.opts.handOff): void {
     const s = this.socket;
     this.handedOff = true;
     fastHttpStats.handedOff++;
@@ -350,7 +360,7 @@ class FastConnection implements FastConnectionHandle {
     // Still flowing with no 'data' listener: the bytes wait in the stream's buffer until
     // node:http's listener resumes it (on the next tick, before any new read is delivered).
     if (rest) s.unshift(rest);
-    this.opts.handOff(s);
+    to(s);
   }
 }
 

@@ -43,7 +43,7 @@ export function goRequestError(req: IncomingMessage): string | undefined {
     else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') te.push(raw[i + 1]);
   }
   if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && teRefused(te)) return UNSUPPORTED_TE;
-  // http1ServerSupportsRequest: HTTP/1.x only (Powder does not serve h2c: docs/configuration.md).
+  // http1ServerSupportsRequest: HTTP/1.x only (HTTP/2 with prior knowledge never gets here: h2c.ts).
   if (req.httpVersionMajor !== 1) return statusError('505 HTTP Version Not Supported', 'unsupported protocol version');
   if (req.httpVersionMinor >= 1 && hosts.length === 0 && req.method !== 'CONNECT') return statusError('400 Bad Request', 'missing required Host header');
   if (hosts.length > 1) return statusError('400 Bad Request', 'too many Host headers');

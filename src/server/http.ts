@@ -1,6 +1,7 @@
 // The HTTP front door (reference: avalanchego-node.md §3.1, §3.3): node-id header, CORS,
 // Host filter, canonical-path redirects, exact-path dispatch through the Router, 404s.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { plain } from '../rpc/gorilla.js';
@@ -8,6 +9,7 @@ import { cleanPath, type Router } from './router.js';
 import { headerTimeout, idleTimeout, serveFast, type FastConnectionHandle, type FastHttpOptions, type HttpTimeouts } from './fastHttp.js';
 import type { RouteCalls } from './metrics.js';
 import { BAD_REQUEST, goParseError, goRequestError, MAX_HEADER_BYTES } from './goRequestErrors.js';
+import { H2cSessions, type H2Response } from './h2c.js';
 
 export interface HttpServerOptions {
   host: string;
@@ -101,8 +103,15 @@ function ownsHeader(pre: unknown[], name: unknown): boolean {
   return false;
 }
 
+/** A request and its response, HTTP/1.1 (node:http) or HTTP/2 (h2c.ts). */
+type FrontRequest = IncomingMessage | Http2ServerRequest;
+type FrontResponse = NodeResponse | H2Response;
+
+/** RST_STREAM's PROTOCOL_ERROR (RFC 9113 §7). */
+const H2_PROTOCOL_ERROR = 1;
+
 /** 'close' listener shared by every response (no closure per request). */
-function closeCall(this: NodeResponse): void {
+function closeCall(this: FrontResponse): void {
   const c = this.call;
   if (c === undefined) return;
   this.call = undefined;
@@ -126,6 +135,8 @@ export class HttpServer {
   private lastHostOK = false;
   /** node:http's own connection listener (a connection handed to it is parsed as HTTP/1.1). */
   private readonly httpConnection: (s: Duplex) => void;
+  /** Connections that opened with HTTP/2's preface (h2c; plain HTTP only). */
+  private readonly h2: H2cSessions | undefined;
 
   constructor(
     private readonly router: Router,
@@ -168,12 +179,15 @@ export class HttpServer {
     const [httpConnection] = this.server.listeners('connection') as ((s: Socket) => void)[];
     this.server.removeListener('connection', httpConnection);
     this.httpConnection = httpConnection as (s: Duplex) => void;
+    const h2 = new H2cSessions((req, res) => this.onH2Request(req, res), idleTimeout(t));
+    this.h2 = h2;
     const fast: FastHttpOptions = {
       router,
       nodeHeaderLines: `node-id: ${opts.nodeID}\r\nVary: Origin\r\n`,
       hostAllowed: (host) => this.hostAllowed(host),
       timeouts: t,
       handOff: (s) => httpConnection.call(this.server, s),
+      handOffH2: (s) => h2.accept(s),
       onHandlerError: opts.onHandlerError,
       draining: () => this.drain.draining,
     };
@@ -206,6 +220,7 @@ export class HttpServer {
   async close(timeoutMs = 0): Promise<void> {
     const done = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.drain.draining = true;
+    this.h2?.close();
     const deadline = performance.now() + timeoutMs;
     // Go polls from 1 ms, doubling (with jitter) up to 500 ms; 100 ms keeps a stop prompt.
     for (let pollMs = 1; ; pollMs = Math.min(pollMs * 2, 100)) {
@@ -250,7 +265,7 @@ export class HttpServer {
    * rs/cors v1.7 with AvalancheGo's options. Answers a preflight (returns true); otherwise leaves the
    * node's headers (node-id, Vary, CORS) on the response for its writeHead.
    */
-  private cors(req: IncomingMessage, res: NodeResponse): boolean {
+  private cors(req: FrontRequest, res: FrontResponse): boolean {
     const origin = req.headers.origin;
     const allowAll = this.allowAllOrigins;
     const originAllowed = origin !== undefined && origin !== '' && (allowAll || originMatches(this.allowedOrigins, origin));
@@ -267,7 +282,7 @@ export class HttpServer {
       }
       req.resume();
       h.push('Content-Length', 0);
-      res.writeHead(200, h as http.OutgoingHttpHeader[]);
+      (res as NodeResponse).writeHead(200, h as http.OutgoingHttpHeader[]);
       res.end();
       return true;
     }
@@ -286,18 +301,11 @@ export class HttpServer {
       req.socket.end(refused);
       return;
     }
-    // `OPTIONS *`: Go's server answers it itself (globalOptionsHandler), before any handler.
-    if (req.url === '*' && req.method === 'OPTIONS') {
-      req.resume();
-      res.writeHead(200, { 'Content-Length': 0 });
-      res.end();
-      return;
-    }
+    if (optionsStar(req, res)) return;
     let url = req.url ?? '/';
     // Go's server refuses a target whose path has a malformed escape (url.ParseRequestURI: `%zz`)
     // while reading the request, before any handler: 400, and the connection closes.
-    const pathEnd = url.indexOf('?');
-    if (url.includes('%') && BAD_ESCAPE.test(pathEnd >= 0 ? url.slice(0, pathEnd) : url)) {
+    if (badEscape(url)) {
       req.socket.end(BAD_REQUEST);
       return;
     }
@@ -312,9 +320,27 @@ export class HttpServer {
         url = abs[2];
       }
     }
+    this.route(req, res, url, host);
+  }
+
+  /** An HTTP/2 request (h2c.ts): Go's HTTP/2 server takes the host from `:authority`. */
+  private onH2Request(req: Http2ServerRequest, res: H2Response): void {
+    if (optionsStar(req, res)) return;
+    const url = req.url;
+    // Go's HTTP/2 server resets the stream of a :path that does not parse (url.ParseRequestURI).
+    if (badEscape(url)) {
+      req.stream.close(H2_PROTOCOL_ERROR);
+      return;
+    }
+    if (this.cors(req, res)) return;
+    this.route(req, res, url, req.headers[':authority'] ?? req.headers.host);
+  }
+
+  /** The Host filter, canonical paths and the router: what both protocols share. */
+  private route(req: FrontRequest, res: FrontResponse, url: string, host: string | undefined): void {
     if (!this.hostAllowed(host)) {
       req.resume();
-      return plain(res, 403, 'invalid host specified\n');
+      return plain(res as ServerResponse, 403, 'invalid host specified\n');
     }
     const q = url.indexOf('?');
     const rawPath = q >= 0 ? url.slice(0, q) : url;
@@ -324,31 +350,32 @@ export class HttpServer {
     if (clean !== path) {
       req.resume();
       // gorilla/mux writes Location and the status only; Go's server then sends Content-Length: 0.
-      res.writeHead(301, { Location: clean + (q >= 0 ? url.slice(q) : ''), 'Content-Length': 0 });
+      (res as NodeResponse).writeHead(301, { Location: clean + (q >= 0 ? url.slice(q) : ''), 'Content-Length': 0 });
       res.end();
       return;
     }
     const handler = this.router.lookup(path);
     if (!handler) {
       req.resume();
-      return plain(res, 404, '404 page not found\n');
+      return plain(res as ServerResponse, 404, '404 page not found\n');
     }
-    res.call = this.router.calls.entry(path);
-    res.callStart = res.call.begin();
+    const call = this.router.calls.entry(path);
+    res.call = call;
+    res.callStart = call.begin();
     if (this.opts.timeouts.writeMs > 0) res.writeDeadline = res.callStart + this.opts.timeouts.writeMs;
-    res.on('close', closeCall);
+    (res as NodeResponse).on('close', closeCall);
     let p: void | Promise<void>;
     try {
-      p = handler.http(req, res);
+      p = handler.http(req as IncomingMessage, res as ServerResponse);
     } catch (e) {
       return this.fail(e, req, res);
     }
     if (p) p.catch((e) => this.fail(e, req, res));
   }
 
-  private fail(e: unknown, req: IncomingMessage, res: ServerResponse): void {
+  private fail(e: unknown, req: FrontRequest, res: FrontResponse): void {
     this.opts.onHandlerError(e, req.url);
-    if (!res.headersSent) plain(res, 500, 'internal server error\n');
+    if (!res.headersSent) plain(res as ServerResponse, 500, 'internal server error\n');
     else res.destroy();
   }
 
@@ -393,6 +420,22 @@ function requestHeadWithoutUpgrade(req: IncomingMessage): Buffer {
 
 /** A `%` not followed by two hex digits. */
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
+/** Whether the path of a request target has a malformed escape (`%zz`). */
+function badEscape(url: string): boolean {
+  if (!url.includes('%')) return false;
+  const pathEnd = url.indexOf('?');
+  return BAD_ESCAPE.test(pathEnd >= 0 ? url.slice(0, pathEnd) : url);
+}
+
+/** `OPTIONS *`: Go's server answers it itself (globalOptionsHandler), before any handler. */
+function optionsStar(req: FrontRequest, res: FrontResponse): boolean {
+  if (req.url !== '*' || req.method !== 'OPTIONS') return false;
+  req.resume();
+  (res as NodeResponse).writeHead(200, { 'Content-Length': 0 });
+  res.end();
+  return true;
+}
 
 /** scheme://authority then the rest (path and query) of an absolute-form request target. */
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)(.*)$/s;
