@@ -128,6 +128,18 @@ test('CORS with an origin list: listed origins (and wildcards) are echoed, other
   }
 });
 
+test('CORS with an empty origin list: every origin is allowed (rs/cors treats no origins as all)', async () => {
+  const n = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-allowed-origins': ' ' });
+  try {
+    const a = await postInfo({ origin: 'http://any.test' }, `${n.url}/ext/info`);
+    assert.equal(a.headers['access-control-allow-origin'], '*');
+    const pre = await request(`${n.url}/ext/info`, { method: 'OPTIONS', headers: { origin: 'http://any.test', 'access-control-request-method': 'POST' } });
+    assert.equal(pre.headers['access-control-allow-origin'], '*');
+  } finally {
+    await n.stop();
+  }
+});
+
 test('non-canonical paths: 301 to the cleaned path (query kept, trailing slash kept)', async () => {
   const a = await request(`${t.url}/ext//info`);
   assert.equal(a.status, 301);
@@ -179,12 +191,16 @@ test('keep-alive: several requests reuse one connection', async () => {
   }
 });
 
-function rawHTTP(text: string): Promise<string> {
+/** What the node sends back until it closes the connection (or, for a kept-alive one, until `done` matches). */
+function rawHTTP(text: string, done?: RegExp): Promise<string> {
   return new Promise((resolve, reject) => {
     const u = new URL(t.url);
     const s = net.connect(Number(u.port), u.hostname, () => s.write(text));
     let got = '';
-    s.on('data', (d) => (got += d));
+    s.on('data', (d) => {
+      got += d;
+      if (done?.test(got)) s.destroy();
+    });
     s.on('end', () => resolve(got));
     s.on('close', () => resolve(got));
     s.on('error', reject);
@@ -269,10 +285,11 @@ test('an Upgrade header on a route that takes none is a plain header: the usual 
     assert.match(a, /\{"jsonrpc":"2.0","result":\{"networkID":"12345"\},"id":1\}/);
   }
   // curl --http2 on plain HTTP asks for h2c; the node answers in HTTP/1.1 (allowed: the upgrade is the server's choice).
-  const h2c = await rawHTTP('GET /ext/health/liveness HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n');
+  // (Both connections stay open after their answer: the read ends with the answer's body.)
+  const h2c = await rawHTTP('GET /ext/health/liveness HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n', /\r\n\r\n[^]*"healthy":true\}/);
   assert.match(h2c, /^HTTP\/1\.1 200 OK\r\n/);
   assert.match(h2c, /"healthy":true/);
   // The Host check still runs first.
-  const bad = await rawHTTP('GET /ext/health/liveness HTTP/1.1\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+  const bad = await rawHTTP('GET /ext/health/liveness HTTP/1.1\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n', /invalid host specified\n$/);
   assert.match(bad, /^HTTP\/1\.1 403 Forbidden\r\n[^]*\r\n\r\ninvalid host specified\n$/);
 });

@@ -143,7 +143,8 @@ export class HttpServer {
     private readonly opts: HttpServerOptions,
   ) {
     this.allowedOrigins = opts.allowedOrigins.map((o) => o.toLowerCase());
-    this.allowAllOrigins = opts.allowedOrigins.includes('*');
+    // rs/cors: an empty list allows every origin, as `*` does.
+    this.allowAllOrigins = opts.allowedOrigins.length === 0 || opts.allowedOrigins.includes('*');
     this.allowAllHosts = opts.allowedHosts.includes('*');
     // Go's timeouts (HttpTimeouts) as node:http has them; node checks its request deadlines every
     // connectionsCheckingInterval (30 s by default, a second here).

@@ -334,14 +334,19 @@ test('§6 upgrade.json errors (exact texts, wrapped)', () => {
   });
 });
 
-test('devGenesis produces a valid Granite genesis with fast blocks', () => {
-  const obj = devGenesis({ networkID: 12345, accounts: [ADMIN], balance: 10n ** 24n });
-  const g = parseGenesis(enc(obj), 12345);
-  assert.equal(g.alloc.get(ADMIN.toLowerCase())!.balance, 10n ** 24n);
-  const h = genesisHeader(g, new Uint8Array(32));
-  assert.equal(h.minDelayExcess, 0n);
-  assert.equal(rulesAt(g.config, g.timestamp).isGranite, true);
-  assert.equal(rulesAt(g.config, g.timestamp).precompiles.has('0x0200000000000000000000000000000000000005'), true);
+test('devGenesis produces a valid Granite genesis with fast blocks, on every network id', () => {
+  // Mainnet and Fuji reached Granite later: their dev genesis is at their Granite time (else Warp,
+  // enabled at the genesis, would come before Durango and the node would not start).
+  for (const [networkID, timestamp] of [[12345, 1607144400n], [1, 1763568000n], [5, 1761750000n]] as const) {
+    const obj = devGenesis({ networkID, accounts: [ADMIN], balance: 10n ** 24n });
+    const g = parseGenesis(enc(obj), networkID);
+    assert.equal(g.timestamp, timestamp);
+    assert.equal(g.alloc.get(ADMIN.toLowerCase())!.balance, 10n ** 24n);
+    const h = genesisHeader(g, new Uint8Array(32));
+    assert.equal(h.minDelayExcess, 0n);
+    assert.equal(rulesAt(g.config, g.timestamp).isGranite, true);
+    assert.equal(rulesAt(g.config, g.timestamp).precompiles.has('0x0200000000000000000000000000000000000005'), true);
+  }
 });
 
 test('§4.4 checkConfigCompatible', async () => {

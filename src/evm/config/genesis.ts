@@ -5,7 +5,7 @@
 import { parseJsonBytes, isObject, jsonTypeName, type JsonObject, type JsonValue, JsonSyntaxError } from './json.js';
 import { decodeAddress, decodeHexBytes, decodeHexOrDecimal, decodeHash } from './decode.js';
 import { parseChainConfig, verifyChainConfig, type ChainConfig } from './chainConfig.js';
-import { checkForkOrder, isForkActive, INITIALLY_ACTIVE_TIME } from './networkUpgrades.js';
+import { checkForkOrder, defaultNetworkUpgrades, isForkActive, INITIALLY_ACTIVE_TIME } from './networkUpgrades.js';
 import { parseUpgradeBytes, withUpgradeConfig } from './upgrade.js';
 import { DEFAULT_FEE_CONFIG, feeConfigJSON } from '../fees/feeConfig.js';
 import { genesisMinDelayExcess } from '../fees/minDelay.js';
@@ -215,7 +215,8 @@ export const DEV_FEE_CONFIG = { ...DEFAULT_FEE_CONFIG, gasLimit: 30_000_000n, ta
 /**
  * The default dev chain's genesis JSON object:
  * - genesis timestamp 1607144400 (0x5FCB13D0): on a local network id every upgrade through Granite
- *   is active from that time, so the genesis itself already has the Cancun/Granite header fields;
+ *   is active from that time, so the genesis itself already has the Cancun/Granite header fields
+ *   (on Mainnet and Fuji: their Granite time);
  * - DEV_FEE_CONFIG: Subnet-EVM's defaults (25 gwei min base fee, 2 s target rate, denominator 36)
  *   but room for test loads: 30M gas blocks (like Hardhat/Anvil) and a 1G-gas target per 10 s
  *   window, so thousands of test transactions do not drive the base fee up (the default 15M target
@@ -226,7 +227,11 @@ export const DEV_FEE_CONFIG = { ...DEFAULT_FEE_CONFIG, gasLimit: 30_000_000n, ta
  * The object is valid input for parseGenesis (bigint values must be written as bare JSON numbers).
  */
 export function devGenesis(opts: DevGenesisOptions): Record<string, unknown> {
-  const t = INITIALLY_ACTIVE_TIME;
+  // On Mainnet and Fuji (--network-id) Durango–Granite came later: the genesis is then at the
+  // network's Granite time, so that there too every upgrade is active from the genesis on (and
+  // Warp, which needs Durango, can be enabled at it).
+  const granite = defaultNetworkUpgrades(opts.networkID).graniteTimestamp ?? INITIALLY_ACTIVE_TIME;
+  const t = granite > INITIALLY_ACTIVE_TIME ? granite : INITIALLY_ACTIVE_TIME;
   const alloc: Record<string, { balance: string }> = {};
   for (const a of opts.accounts) alloc[a.toLowerCase().replace(/^0x/, '')] = { balance: '0x' + opts.balance.toString(16) };
   return {
