@@ -80,3 +80,35 @@ test('before Granite, a block its block gas cost stops is built again in 100 ms 
     await node.stop();
   }
 });
+
+test('Granite with the default 2 s block delay: a burst is mined at once up to 10 s ahead of the clock, then one block per delay; every answer has its receipt', async () => {
+  const { startTestNode } = await import('../../../test/helpers.js');
+  const { rpcClient, signTx, DEV_ADDRS } = await import('../chain/testkit.js');
+  // A Granite genesis without initialMinDelayMS: ACP-226's default 2,000 ms between blocks.
+  const genesis = {
+    config: { chainId: Number(CHAIN_ID), feeConfig: { gasLimit: 8000000, targetBlockRate: 2, minBaseFee: 25000000000, targetGas: 15000000, baseFeeChangeDenominator: 36, minBlockGasCost: 0, maxBlockGasCost: 1000000, blockGasCostStep: 200000 } },
+    alloc: { [DEV_ADDRS[0]]: { balance: '0xd3c21bcecceda1000000' } },
+    timestamp: '0x5FCB13D0',
+    gasLimit: '0x7a1200',
+    difficulty: '0x0',
+  };
+  const node = await startTestNode({ chains: [{ name: 'slow', aliases: ['slow'], genesis }] });
+  try {
+    const rpc = rpcClient(node.url + '/ext/bc/slow/rpc');
+    const blocks: { ms: bigint; seenAt: number }[] = [];
+    for (let nonce = 0n; nonce < 8n; nonce++) {
+      const hash = await rpc('eth_sendRawTransaction', [signTx(0, { nonce, to: DEV_ADDRS[1], maxPriorityFeePerGas: 1n })]);
+      const receipt = await rpc('eth_getTransactionReceipt', [hash]);
+      assert.equal(receipt?.status, '0x1', `tx ${nonce} mined before the next request was answered`);
+      const b = await rpc('eth_getBlockByHash', [receipt.blockHash, false]);
+      blocks.push({ ms: BigInt(b.timestampMilliseconds), seenAt: Date.now() });
+    }
+    for (let i = 1; i < blocks.length; i++) assert.ok(blocks[i].ms - blocks[i - 1].ms >= 2000n, `block ${i} at least 2 s after its parent`);
+    // No block is more than 10 s ahead of the clock (Subnet-EVM refuses such a block).
+    for (const b of blocks) assert.ok(b.ms <= BigInt(b.seenAt) + 10_000n, `${b.ms} vs seen at ${b.seenAt}`);
+    // Eight blocks 2 s apart started within ~10 s of the clock: the last ones waited for their delay.
+    assert.ok(blocks[7].seenAt - blocks[0].seenAt >= 2000, 'the burst was slowed down to the delay');
+  } finally {
+    await node.stop();
+  }
+});

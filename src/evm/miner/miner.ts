@@ -9,6 +9,7 @@ import type { StoredReceipt } from '../chain/store.js';
 import type { PoolTx, TxPool } from '../txpool/pool.js';
 import type { BlockBuilder, Built } from './builder.js';
 import { timeMs } from '../chain/header.js';
+import { MAX_FUTURE_BLOCK_MS } from '../fees/minDelay.js';
 
 /** The latest block time a header can carry (uint64 milliseconds). */
 export const MAX_BLOCK_TIME_MS = 2n ** 64n - 1n;
@@ -67,6 +68,8 @@ export class Miner {
   private retryTimer?: NodeJS.Timeout;
   /** The last automine failure's text (logged once at WARN, its repeats at DEBUG). */
   private lastFailure?: string;
+  /** The automine's wait for the minimum block delay (ended early by close). */
+  private delayWait?: { timer: NodeJS.Timeout; done: () => void };
 
   constructor(
     private readonly chain: Blockchain,
@@ -109,6 +112,9 @@ export class Miner {
     this.timer = setTimeout(() => {
       if (this.closed) return;
       if (Date.now() < due) return this.scheduleInterval(due, ms);
+      // An interval shorter than the chain's minimum block delay: a tick whose block would be
+      // more than 10 s ahead of the clock is skipped (a block is never made that far ahead).
+      if (this.delayAheadMs() > 0) return this.scheduleInterval(due + ms, ms);
       this.mine({ allowEmpty: true }).catch((e) => {
         this.log.warn('interval mining failed', { error: (e as Error).message });
         if (e instanceof BlockTimeExhaustedError) this.setIntervalMining(0); // it would fail forever
@@ -190,6 +196,13 @@ export class Miner {
     this.draining = true;
     try {
       while (this.automine && !this.closed && this.pool.hasExecutable()) {
+        const ahead = this.delayAheadMs();
+        if (ahead > 0) {
+          // The requests meanwhile wait for the block (busy), as for any automined block, and
+          // the txs that arrive meanwhile go into it.
+          await this.waitForDelay(ahead);
+          continue;
+        }
         const seen = this.arrivals;
         const m = await this.mine({ allowEmpty: false, acceptBeforeWrite: true });
         // Nothing includable, and nothing new arrived while trying: the rest is stuck for now.
@@ -206,6 +219,33 @@ export class Miner {
       this.draining = false;
       if (!this.busy) this.releaseIdle();
     }
+  }
+
+  /**
+   * How long (ms) until the next block may be built at its earliest time: Granite's minimum delay
+   * after the head (2 s unless the genesis or min-delay-target lowers it) may put that time after
+   * the clock's. A block is built up to 10 s ahead of the clock — what Subnet-EVM's verification
+   * allows (MAX_FUTURE_BLOCK_MS) — so a short burst still gets one block per transaction at once,
+   * and a longer one then one block per delay, never further ahead. (Subnet-EVM's own builder
+   * waits the whole delay; docs/dev-chain.md, "Block timing".) 0 with a timestamp set by
+   * evm_setNextBlockTimestamp: that block is made as asked.
+   */
+  private delayAheadMs(): number {
+    if (this.clock.nextTimestampMs !== undefined) return 0;
+    const ahead = this.minChildMs(this.chain.head) - this.clock.nowMs() - MAX_FUTURE_BLOCK_MS;
+    return ahead > 0n ? Number(ahead) : 0;
+  }
+
+  private waitForDelay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.delayWait = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, Math.min(ms, MAX_TIMER_MS));
+      this.delayWait = { timer, done };
+    });
   }
 
   /**
@@ -376,6 +416,7 @@ export class Miner {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.delayWait?.done();
     this.building = false;
     this.scheduled = false;
     this.releaseAdmission();
