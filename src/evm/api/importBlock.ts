@@ -65,10 +65,11 @@ export async function importBlock(be: EvmBackend, file: Block): Promise<void> {
     for (let i = 0; i < txs.length; i++) {
       const tx = txs[i];
       try {
-        await preCheck(be, sm, tx, new Address(file.senders[i]), header, header.gasLimit - gasUsed, rules.isDurango);
+        const from = new Address(file.senders[i]);
+        await preCheck(be, sm, tx, from, header, header.gasLimit - gasUsed, rules.isDurango);
         const { result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed);
         gasUsed += result.totalGasSpent;
-        recordReceipt(tx, result, gasUsed, receiptBytes, bloom, receipts);
+        recordReceipt(tx, from, result, gasUsed, receiptBytes, bloom, receipts);
       } catch (e) {
         // geth's core.ApplyTransaction failure inside the state processor
         throw new ImportError(`could not apply tx ${i} [0x${hx(tx.hash())}]: ${(e as Error).message}`);

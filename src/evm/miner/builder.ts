@@ -1,7 +1,7 @@
 // Block building (reference §9.1): header fields from the parent and the fee rules, txs from the
 // pool in price-and-nonce order, execution on the live state, roots, and the block's LMDB ops.
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util';
 import { encodeReceipt, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Blockchain, Block } from '../chain/blockchain.js';
@@ -155,7 +155,7 @@ export class BlockBuilder {
           if (mayInvalidate) await sm.commit();
           gasUsed += result.totalGasSpent;
           bytes += p.raw.length;
-          recordReceipt(tx, result, gasUsed, receiptBytes, bloom, receipts);
+          recordReceipt(tx, from, result, gasUsed, receiptBytes, bloom, receipts);
           txs.push(tx);
           included.push(p);
         } catch {
@@ -238,6 +238,7 @@ export function childHeader(parent: Block, fields: ChildFields, isEtna: boolean)
 /** Appends a tx's receipt (consensus encoding and stored form) and ORs its bloom into the block's. */
 export function recordReceipt(
   tx: TypedTransaction,
+  from: Address,
   result: RunTxResult,
   cumulativeGasUsed: bigint,
   receiptBytes: Uint8Array[],
@@ -254,6 +255,8 @@ export function recordReceipt(
     cumulativeGasUsed,
     gasUsed: result.totalGasSpent,
     logs: logs.map(([address, topics, data]) => ({ address, topics, data })),
-    contractAddress: result.createdAddress?.bytes,
+    // geth's receipt: every creation tx names the address it was to create, also when the
+    // creation failed or never ran (ContractDeployerAllowList's refusal, an initcode too large).
+    contractAddress: tx.to === undefined ? generateAddress(from.bytes, bigIntToUnpaddedBytes(tx.nonce)) : undefined,
   });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeFunctionResult, encodeFunctionData, getAddress, parseAbi } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, getAddress, getContractAddress, parseAbi } from 'viem';
 import { PRECOMPILE_TEST_SOURCES } from './contracts.js';
 import { checkDeployAllowed, checkTxAllowed } from './index.js';
 import { parsePrecompileConfig } from './testkit.js';
@@ -22,6 +22,8 @@ test('CREATE from a non-allow-listed tx.origin fails inside execution, consuming
   assert.equal(r.execResult.executionGasUsed, 300_000n);
   assert.equal(ret(r), '0x');
   assert.equal((await chain.state.getAccount(addr(NOBODY)))?.nonce, 1n);
+  // The result names the address it was to create (geth's tracers show it as the frame's `to`).
+  assert.equal(r.createdAddress?.toString(), getContractAddress({ from: NOBODY, nonce: 0n }).toLowerCase());
   // the same deployment from enabled and admin origins works
   await deploy(chain, DEPLOYER, bytecode);
   await deploy(chain, ADMIN, bytecode);

@@ -7,6 +7,7 @@ import {
   createWalletClient,
   defineChain,
   encodeFunctionData,
+  getContractAddress,
   http,
   parseAbi,
   parseEventLogs,
@@ -146,10 +147,13 @@ test('DeployerAllowList: deployment by a non-listed origin is mined with status 
   const { bytecode } = compile(PRECOMPILE_TEST_SOURCES, 'Child');
   const r = await raw('eth_estimateGas', [{ from: ADDR1, data: bytecode }]);
   assert.equal(r.error?.message, `tx.origin ${ADDR1} is not authorized to deploy a contract`);
+  const nonce = BigInt(await pub.getTransactionCount({ address: ADDR1 }));
   const hash = await w1.sendTransaction({ data: bytecode, gas: 300_000n, chain, account: w1.account!, to: null });
   const rec = await pub.waitForTransactionReceipt({ hash });
   assert.equal(rec.status, 'reverted');
   assert.equal(rec.gasUsed, 300_000n);
+  // As geth's receipt: the address the creation was to make, though it was refused.
+  assert.equal(rec.contractAddress, getContractAddress({ from: ADDR1, nonce }).toLowerCase());
   const ok = await pub.waitForTransactionReceipt({ hash: await w0.deployContract({ abi: [], bytecode, chain, account: w0.account! }) });
   assert.equal(ok.status, 'success');
 });

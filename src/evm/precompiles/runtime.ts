@@ -213,14 +213,19 @@ export function wireEVM(
     });
     // CREATE/CREATE2 gate (ContractDeployerAllowList, reference §8.3): the creation frame fails
     // before running init code, consuming all its gas; the creator's nonce bump stays.
-    const e = evm as unknown as { _executeCreate(m: Message): Promise<unknown> };
+    const e = evm as unknown as {
+      _executeCreate(m: Message): Promise<unknown>;
+      _generateAddress(m: Pick<Message, 'caller' | 'salt' | 'code'>): Promise<Address>;
+    };
     const originalCreate = e._executeCreate.bind(evm);
     e._executeCreate = async (message: Message) => {
       const origin = (evm as unknown as { _tx?: { origin: Address } })._tx?.origin?.toString() ?? message.caller.toString();
       const refusal = await onCreate(evm, fresh, origin);
       if (refusal !== undefined) {
         return {
-          createdAddress: undefined,
+          // The address it was to create (the creator's nonce is already bumped), as geth's
+          // tracers show a refused creation's `to`; the init code is still in `data` here.
+          createdAddress: await e._generateAddress({ caller: message.caller, salt: message.salt, code: message.data }),
           execResult: { returnValue: EMPTY, exceptionError: new EVMError(refusal as never), executionGasUsed: message.gasLimit },
         };
       }
