@@ -60,6 +60,8 @@ test('tags: a subnet tag selects its chains plus the node-wide checks', async ()
   assert.deepEqual(Object.keys(other.body.checks).sort(), ['bootstrapped', 'database']);
   const two = await get(`/ext/health?tag=x&tag=${subnetID}`);
   assert.ok('dev' in two.body.checks);
+  // Tags Go's URL.Query() drops (a malformed escape, a `;`) leave no tag: every check.
+  for (const q of ['?tag=%zz', '?tag=a;b']) assert.deepEqual(Object.keys((await get(`/ext/health${q}`)).body.checks).sort(), ['bootstrapped', 'database', 'dev'], q);
 });
 
 test('POST JSON-RPC health.health / readiness / liveness, with tags', async () => {

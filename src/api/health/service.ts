@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Node } from '../../node/node.js';
 import { goJSON, strArray, type GorillaService } from '../../rpc/gorilla.js';
 import { APPLICATION_TAG, CheckError, HealthChecks, type CheckSet, type Report } from './checks.js';
+import { goQueryValues } from '../../server/goQuery.js';
 
 /** The node's checks: database, bootstrapped, and one per chain named by its primary alias. */
 export function nodeHealthChecks(node: Node): HealthChecks {
@@ -83,10 +84,9 @@ function writeReport(res: ServerResponse, r: Report): void {
   res.end(body);
 }
 
+/** `?tag=…` values, read as Go's r.URL.Query() reads them. */
 function tagsOf(req: IncomingMessage): string[] {
-  const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  return q < 0 ? [] : new URLSearchParams(url.slice(q + 1)).getAll('tag');
+  return goQueryValues(req.url ?? '/', 'tag');
 }
 
 export function healthService(health: HealthChecks): GorillaService {
