@@ -45,6 +45,8 @@ function sample(def: FlagDef): { text: string; json: unknown; parsed: unknown } 
       return { text: SUBNET, json: SUBNET, parsed: SUBNET };
     case 'subnet-config-dir':
       return { text: tmpdir(), json: tmpdir(), parsed: tmpdir() };
+    case 'public-ip':
+      return { text: '10.1.2.3', json: '10.1.2.3', parsed: '10.1.2.3' };
   }
   switch (def.type) {
     case 'string':
@@ -167,6 +169,8 @@ const BAD: [string, Parameters<typeof resolveConfig>[0], RegExp][] = [
   ['AvalancheGo db type', { argv: ['--db-type=leveldb'] }, /^--db-type=leveldb is an AvalancheGo database Powder does not offer/],
   ['unknown db type', { argv: ['--db-type=sqlite'] }, /^--db-type: invalid db type: sqlite/],
   ['bad log format', { argv: ['--log-format=xml'] }, /^--log-format: unknown format mode: xml/],
+  ['public IP not an IP', { argv: ['--public-ip=notanip'] }, /^--public-ip: ParseAddr\("notanip"\): unable to parse IP$/],
+  ['public IP with a port', { argv: ['--public-ip=1.2.3.4:9651'] }, /^--public-ip: ParseAddr\("1\.2\.3\.4:9651"\): unable to parse IP$/],
   ['bad env', { argv: [], env: { AVAGO_HTTP_PORT: 'x' } }, /^invalid value "x" in AVAGO_HTTP_PORT \(flag "--http-port"\)/],
   ['missing config file', { argv: ['--config-file=/nonexistent/c.json'] }, /^--config-file: file does not exist: \/nonexistent\/c.json$/],
   ['non-json config content', { argv: ['--config-file-content=' + Buffer.from('{x').toString('base64')] }, /^--config-file-content is not valid JSON/],

@@ -203,6 +203,9 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     }
     throw new ConfigError(`--db-type: invalid db type: ${dbType} (Powder offers lmdb and memdb)`);
   }
+  // The address the node advertises: an IP (Go's netip.ParseAddr; Powder takes no IPv6 zone).
+  const publicIp = String(merged.get('public-ip'));
+  if (publicIp !== '' && isIP(publicIp) === 0) throw new ConfigError(`--public-ip: ParseAddr(${JSON.stringify(publicIp)}): unable to parse IP`);
   const formatIn = String(merged.get('log-format')).toLowerCase();
   if (!['auto', 'plain', 'colors', 'json'].includes(formatIn)) throw new ConfigError(`--log-format: unknown format mode: ${merged.get('log-format')} (auto, plain, colors or json)`);
   const logFormat = (formatIn === 'auto' ? (process.stdout.isTTY ? 'colors' : 'plain') : formatIn) as NodeConfig['logFormat'];
@@ -325,7 +328,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     chainDataDir: path('chain-data-dir'),
     processContextFile: path('process-context-file'),
     healthCheckFrequencyMs: merged.get('health-check-frequency') as number,
-    publicIp: String(merged.get('public-ip')),
+    publicIp,
     stakingPort: merged.get('staking-port') as number,
     stakingHost: String(merged.get('staking-host')),
     stakingEphemeralCertEnabled: merged.get('staking-ephemeral-cert-enabled') as boolean,
