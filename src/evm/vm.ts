@@ -1,12 +1,12 @@
 // A Subnet-EVM chain instance (ChainVM): genesis, storage, pool, miner, and the JSON-RPC method
 // table served on /rpc and /ws.
-import { Account, Address } from '@ethereumjs/util';
 import type { ChainContext, ChainVM } from '../vms/types.js';
 import type { RouteHandler } from '../server/router.js';
 import { RpcError, createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc/server.js';
-import { parseGenesis, genesisHeader, rulesAt, type Genesis } from './config/index.js';
+import { parseGenesis, genesisHeader, genesisAirdrop, rulesAt, type Genesis } from './config/index.js';
 import { checkConfigCompatible } from './config/compat.js';
 import { Blockchain } from './chain/blockchain.js';
+import { writeGenesisState } from './chain/genesisState.js';
 import { Consensus, type ChainRulesView, type Rules } from './chain/consensus.js';
 import { DEV_MNEMONIC, devAccounts, type DevAccount } from './chain/devAccounts.js';
 import { TxPool } from './txpool/pool.js';
@@ -80,7 +80,9 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   } catch (e) {
     throw new Error(`failed to parse log level: ${(e as Error).message} `);
   }
-  const genesis: Genesis = parseGenesis(ctx.genesis, ctx.networkID, ctx.upgrade);
+  // config.json's `airdrop`: a file path (a Go string, checked by parseVmConfig; null is "").
+  const airdrop = String(fullConfig.airdrop ?? '');
+  const genesis: Genesis = parseGenesis(ctx.genesis, ctx.networkID, ctx.upgrade, airdrop);
   const cfg = genesis.config;
   const rulesView: ChainRulesView = {
     chainId: cfg.chainId,
@@ -107,21 +109,10 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const storedUpgrade = chain.store.meta();
   const upgrade = ctx.upgrade ?? new Uint8Array();
   const upgradeOp = chain.store.metaOp(upgrade);
+  // Checked at every start, as Subnet-EVM rebuilds the genesis block at every start.
+  const airdropAddresses = genesisAirdrop(genesis);
   const created = await chain.init(
-    async (sm) => {
-      await consensus.genesisActivations(sm, genesis.timestamp);
-      for (const [addr, acc] of genesis.alloc) {
-        const a = new Address(Buffer.from(addr.slice(2), 'hex'));
-        await sm.putAccount(a, new Account(acc.nonce, acc.balance));
-        if (acc.code && acc.code.length) await sm.putCode(a, acc.code);
-        for (const [k, v] of acc.storage ?? []) {
-          const val = Buffer.from(v.slice(2), 'hex');
-          let i = 0;
-          while (i < val.length && val[i] === 0) i++;
-          if (i < val.length) await sm.putStorage(a, Buffer.from(k.slice(2), 'hex'), val.subarray(i));
-        }
-      }
-    },
+    (sm) => writeGenesisState(sm, genesis, airdropAddresses, (s) => consensus.genesisActivations(s, genesis.timestamp)),
     (root) => genesisHeader(genesis, root),
     [upgradeOp],
   );

@@ -19,6 +19,7 @@ import { ValidatorManager, type ValidatorDefinition } from '../validators/manage
 import { validatorsService } from '../validators/service.js';
 import { CONTINUOUS_SUBDIR, ContinuousProfiler } from '../profiler/continuous.js';
 import { dynamicImport } from '../dynamicImport.js';
+import { vmConfigValue } from '../evm/admin/vmConfigJson.js';
 
 export class Node implements NodeServices {
   readonly config: NodeConfig;
@@ -215,15 +216,9 @@ export class Node implements NodeServices {
     this.addGorillaRoute(`/ext/bc/${chainID}`, '/validators', 'validators', validatorsService(this.validators, subnetID));
   }
 
-  /** A key of the chain's config.json (read raw: the VM parses it fully itself). */
+  /** A key of the chain's config.json as the VM decodes it (the VM reports a bad file itself). */
   private chainConfigFlag(chainID: string, key: string): unknown {
-    const raw = this.chains.rawConfig(chainID);
-    if (!raw) return undefined;
-    try {
-      return (JSON.parse(Buffer.from(raw).toString('utf8')) as Record<string, unknown>)[key];
-    } catch {
-      return undefined;
-    }
+    return vmConfigValue(this.chains.rawConfig(chainID), key);
   }
 
   /** The lines printed once at start: URLs, NodeID, data dir, chains. */

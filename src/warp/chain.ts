@@ -13,6 +13,7 @@ import { idToString } from '../ids/ids.js';
 import type { RpcMethod } from '../evm/rpc/server.js';
 import { WarpBackend } from './backend.js';
 import { warpMethods } from './api.js';
+import { vmConfigValue } from '../evm/admin/vmConfigJson.js';
 import {
   applyWarpIntrinsicGas,
   checkTxPredicates,
@@ -63,15 +64,8 @@ const hex = (b: Uint8Array) => '0x' + Buffer.from(b).toString('hex');
 
 /** `warp-api-enabled` of the chain's config.json; the dev chain (option `dev`) enables it by default. */
 export function warpApiEnabled(config: Uint8Array | undefined, options: Record<string, unknown>): boolean {
-  if (config && config.length) {
-    try {
-      const v = JSON.parse(Buffer.from(config).toString('utf8')) as Record<string, unknown>;
-      if (v && typeof v === 'object' && typeof v['warp-api-enabled'] === 'boolean') return v['warp-api-enabled'];
-    } catch {
-      // the VM reports a bad config.json itself
-    }
-  }
-  return options.dev === true;
+  const v = vmConfigValue(config, 'warp-api-enabled');
+  return typeof v === 'boolean' ? v : options.dev === true;
 }
 
 export class WarpChain {

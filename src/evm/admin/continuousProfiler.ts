@@ -4,8 +4,7 @@
 // (default 5) rotations of each. A failure (another CPU profile running in the process, a
 // directory that cannot be written) is logged as an error and ends the profiler, not the chain.
 import { ContinuousProfiler } from '../../profiler/continuous.js';
-import { durationMs } from '../api/vmConfig.js';
-import { goDuration } from './vmConfigJson.js';
+import { durationMs, goDuration } from './vmConfigJson.js';
 import type { Logger } from '../../logging/logger.js';
 
 /** Starts the chain's profiler if its config asks for one; returns it (to shut down) or undefined. */

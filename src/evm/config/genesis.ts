@@ -1,9 +1,13 @@
 // Subnet-EVM genesis (reference subnet-evm.md §5).
-//   Genesis, GenesisAccount, parseGenesis(bytes, networkID, upgradeBytes?) (validated; exact errors),
+//   Genesis, GenesisAccount, parseGenesis(bytes, networkID, upgradeBytes?, airdropFile?) (validated; exact errors),
 //   genesisHeader(g, stateRoot) (§5.2 header — hash it with hashHeader from src/evm/header),
+//   genesisAirdrop(g) (the airdrop's addresses, checked against airdropHash),
 //   devGenesis(opts) (the default dev chain's genesis JSON object).
+import { readFileSync } from 'node:fs';
 import { parseJsonBytes, isObject, jsonTypeName, type JsonObject, type JsonValue, JsonSyntaxError } from './json.js';
 import { decodeAddress, decodeHexBytes, decodeHexOrDecimal, decodeHash } from './decode.js';
+import { keccak256 } from '../crypto.js';
+import { goPathError } from '../../goPathError.js';
 import { parseChainConfig, verifyChainConfig, type ChainConfig } from './chainConfig.js';
 import { checkForkOrder, defaultNetworkUpgrades, isForkActive, INITIALLY_ACTIVE_TIME } from './networkUpgrades.js';
 import { parseUpgradeBytes, withUpgradeConfig } from './upgrade.js';
@@ -39,8 +43,11 @@ export interface Genesis {
   baseFee?: bigint;
   excessBlobGas?: bigint;
   blobGasUsed?: bigint;
+  /** 0x lower-case; absent or zero: no airdrop. */
   airdropHash?: string;
   airdropAmount?: bigint;
+  /** The bytes of the VM config's `airdrop` file (absent when none is configured: empty data). */
+  airdropData?: Uint8Array;
 }
 
 /** geth's default gas limit, used in the header when genesis gasLimit is 0 (§5.1). */
@@ -81,26 +88,44 @@ function parseAlloc(v: JsonValue): Map<string, GenesisAccount> {
   return out;
 }
 
+/** JSON bytes as json.Unmarshal reads them: a syntax error is a plain error with Go's text. */
+function decodeJson(bytes: Uint8Array): JsonValue {
+  try {
+    return parseJsonBytes(bytes);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw new Error(e.message);
+    throw e;
+  }
+}
+
 function optHexOrDec(o: JsonObject, k: string, bits: 64 | 256): bigint | undefined {
   const v = o[k];
   return v === undefined || v === null ? undefined : decodeHexOrDecimal(v, bits);
 }
 
 /**
+ * The VM config's `airdrop` file, read as Subnet-EVM's parseGenesis does (os.ReadFile, relative to
+ * the working directory): `could not read airdrop file '<path>': open <path>: no such file or directory`.
+ */
+function readAirdropFile(path: string): Uint8Array {
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch (e) {
+    throw new Error(`could not read airdrop file '${path}': ${goPathError('open', path, e)}`);
+  }
+}
+
+/**
  * Parse and validate a Subnet-EVM genesis (optionally with the chain's upgrade.json bytes, applied
- * before validation exactly like the VM does). Errors carry the real node's texts, e.g.
+ * before validation exactly like the VM does, and the VM config's `airdrop` file, read after the
+ * genesis JSON is decoded and before the upgrade bytes, as Subnet-EVM does). Errors carry the real
+ * node's texts, e.g.
  * `missing required field 'gasLimit' for Genesis`,
  * `failed to verify genesis: gas limit in fee config (8000000) does not match gas limit in header (1)`,
  * `failed to verify genesis: invalid fee config: minBaseFee cannot be nil`.
  */
-export function parseGenesis(bytes: Uint8Array, networkID: number, upgradeBytes?: Uint8Array): Genesis {
-  let root: JsonValue;
-  try {
-    root = parseJsonBytes(bytes);
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) throw new Error(e.message);
-    throw e;
-  }
+export function parseGenesis(bytes: Uint8Array, networkID: number, upgradeBytes?: Uint8Array, airdropFile?: string): Genesis {
+  const root = decodeJson(bytes);
   if (!isObject(root)) throw new Error(`json: cannot unmarshal ${jsonTypeName(root)} into Go value of type core.Genesis`);
   const nonce = optHexOrDec(root, 'nonce', 64) ?? 0n;
   const timestamp = optHexOrDec(root, 'timestamp', 64) ?? 0n;
@@ -133,6 +158,7 @@ export function parseGenesis(bytes: Uint8Array, networkID: number, upgradeBytes?
   const baseFee = optHexOrDec(root, 'baseFeePerGas', 256);
   const excessBlobGas = optHexOrDec(root, 'excessBlobGas', 64);
   const blobGasUsed = optHexOrDec(root, 'blobGasUsed', 64);
+  if (airdropFile) g.airdropData = readAirdropFile(airdropFile);
 
   if (upgradeBytes && upgradeBytes.length > 0) g.config = withUpgradeConfig(g.config, parseUpgradeBytes(upgradeBytes));
 
@@ -157,6 +183,61 @@ export function parseGenesis(bytes: Uint8Array, networkID: number, upgradeBytes?
     if (blobGasUsed !== undefined) g.blobGasUsed = blobGasUsed;
   }
   return g;
+}
+
+/**
+ * hexutil.UnmarshalFixedJSON for a common.Address (an airdrop entry's `address`): checks in
+ * hexutil's order — a string, the 0x prefix, even length, 40 digits, hex syntax.
+ */
+function airdropAddress(v: JsonValue): string {
+  const typeError = (what: string) => new Error(`json: cannot unmarshal ${what} into Go struct field AirdropEntry.address of type common.Address`);
+  if (typeof v !== 'string') throw typeError('non-string');
+  if (v === '') throw new Error('hex string has length 0, want 40 for common.Address');
+  if (!v.startsWith('0x') && !v.startsWith('0X')) throw typeError('hex string without 0x prefix');
+  const s = v.slice(2);
+  if (s.length & 1) throw typeError('hex string of odd length');
+  if (s.length !== 40) throw new Error(`hex string has length ${s.length}, want 40 for common.Address`);
+  if (!/^[0-9a-fA-F]*$/.test(s)) throw typeError('invalid hex string');
+  return '0x' + s.toLowerCase();
+}
+
+/**
+ * The genesis airdrop (Subnet-EVM core/genesis.go toBlock, run at every start): nothing unless
+ * `airdropHash` is set and non-zero; then keccak256 of the airdrop file's bytes (empty without a
+ * file) must equal it — `expected standard allocation <airdropHash> but got <keccak>` — and the
+ * bytes are decoded as Go decodes them into `[]*AirdropEntry` (`[{"address": "0x…"}, …]`; the key
+ * matched case-insensitively, other keys ignored, a missing address is the zero address, a top-level
+ * `null` an empty list; empty bytes fail with `unexpected end of JSON input`). Returns the addresses
+ * (lower-case 0x), in file order; each gets balance `airdropAmount` before the precompile
+ * activations and the alloc.
+ */
+export function genesisAirdrop(g: Genesis): string[] {
+  if (g.airdropHash === undefined || g.airdropHash === ZERO_HASH_HEX) return [];
+  const data = g.airdropData ?? new Uint8Array(0);
+  const h = '0x' + Buffer.from(keccak256(data)).toString('hex');
+  if (h !== g.airdropHash) throw new Error(`expected standard allocation ${g.airdropHash} but got ${h}`);
+  const root = decodeJson(data);
+  if (root === null) return [];
+  if (!Array.isArray(root)) throw new Error(`json: cannot unmarshal ${jsonTypeName(root)} into Go value of type []*core.AirdropEntry`);
+  // Go's decoder keeps going after a value of the wrong type (the first one is reported at the
+  // end) but stops at an address error (from the address's own UnmarshalJSON).
+  let saved: Error | undefined;
+  const out: (string | null)[] = [];
+  for (const e of root) {
+    if (e === null) {
+      out.push(null);
+      continue;
+    }
+    let address = ZERO_ADDRESS;
+    if (isObject(e)) {
+      for (const [k, v] of Object.entries(e)) if (k.toLowerCase() === 'address') address = airdropAddress(v);
+    } else saved ??= new Error(`json: cannot unmarshal ${jsonTypeName(e)} into Go value of type core.AirdropEntry`);
+    out.push(address);
+  }
+  if (saved) throw saved;
+  // A null entry is a nil *AirdropEntry: the balance loop dereferences it.
+  if (out.includes(null)) throw new Error('runtime error: invalid memory address or nil pointer dereference');
+  return out as string[];
 }
 
 const hexToBytes = (h: string): Uint8Array => new Uint8Array(Buffer.from(h.slice(2), 'hex'));

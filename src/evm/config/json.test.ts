@@ -1,7 +1,7 @@
 // Go's json.Unmarshal syntax error texts where a user sees them (config.json, config contents).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseJsonGoErrors } from './json.js';
+import { parseJson, parseJsonGoErrors } from './json.js';
 import { parseVmConfig } from '../api/vmConfig.js';
 
 test('parseJsonGoErrors: JSON.parse results, Go texts for syntax errors', () => {
@@ -23,4 +23,14 @@ test('parseJsonGoErrors: JSON.parse results, Go texts for syntax errors', () => 
 
 test("a chain's config.json that is no JSON stops the chain with Go's text", () => {
   assert.throws(() => parseVmConfig(Buffer.from('{"eth-apis": ['), {}), { message: 'failed to unmarshal config {"eth-apis": [: unexpected end of JSON input' });
+});
+
+test('parseJson: the source text of a top-level object\'s scalar members, for Go\'s number texts', () => {
+  const literals = new Map<string, string>();
+  parseJson('{"a": 1.50, "b": [2.0], "c": {"d": 1e3}, "e": -0, "f": "x"}', literals);
+  assert.deepEqual([...literals], [
+    ['a', '1.50'],
+    ['e', '-0'],
+    ['f', '"x"'],
+  ]);
 });

@@ -13,10 +13,14 @@ export interface JsonObject {
 
 export class JsonSyntaxError extends Error {}
 
-export function parseJson(text: string): JsonValue {
+/**
+ * `literals`, when given, receives the source text of each scalar member of a top-level object
+ * (`1.50` for {"a":1.50}): Go's decoder quotes a number as written in its type errors.
+ */
+export function parseJson(text: string, literals?: Map<string, string>): JsonValue {
   // Also keeps the recursive parser below far from the stack's limit.
   if (exceedsGoJsonDepth(text)) throw new JsonSyntaxError(GO_MAX_DEPTH_ERROR);
-  const p = new Parser(text);
+  const p = new Parser(text, literals);
   p.ws();
   const v = p.value();
   p.ws();
@@ -64,7 +68,10 @@ const NUMBER_RE = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
 
 class Parser {
   i = 0;
-  constructor(private readonly s: string) {}
+  constructor(
+    private readonly s: string,
+    private readonly literals?: Map<string, string>,
+  ) {}
 
   ws(): void {
     const s = this.s;
@@ -111,7 +118,10 @@ class Parser {
           continue;
         }
       } else {
+        const start = this.i;
         v = this.scalar();
+        const member = open.length === 1 ? open[0] : undefined;
+        if (this.literals && member && 'key' in member) this.literals.set(member.key, s.slice(start, this.i));
       }
       // Hand the value to the containers it completes; stop at one that wants another value.
       for (;;) {

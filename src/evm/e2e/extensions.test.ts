@@ -71,8 +71,8 @@ before(async () => {
   );
   const cfgDir = join(tmp, 'chain-configs');
   for (const [alias, file] of [['apis', 'config.json'], ['legacyapis', 'config.json'], ['upg', 'upgrade.json'], ['badfee', 'upgrade.json'], ['unfin', 'config.json'], ['zerocb', 'config.json']] as const) mkdirSync(join(cfgDir, alias), { recursive: true });
-  // HexToAddress("0x0") is the zero address.
-  writeFileSync(join(cfgDir, 'zerocb', 'config.json'), JSON.stringify({ feeRecipient: '0x0' }));
+  // The zero address (Subnet-EVM takes only a full hex address: "0x0" would leave the blackhole).
+  writeFileSync(join(cfgDir, 'zerocb', 'config.json'), JSON.stringify({ feeRecipient: '0x' + '00'.repeat(20) }));
   writeFileSync(join(cfgDir, 'unfin', 'config.json'), JSON.stringify({ 'allow-unfinalized-queries': true }));
   // A state upgrade that wipes the FeeManager's stored gasLimit (slot 0x01…): an invalid stored config.
   writeFileSync(
