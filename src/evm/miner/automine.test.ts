@@ -112,3 +112,70 @@ test('Granite with the default 2 s block delay: a burst is mined at once up to 1
     await node.stop();
   }
 });
+
+test('a head made far ahead on purpose (hardhat_mine with an interval) does not hold the automine: the next tx is mined at once', async () => {
+  const { node, rpc } = await devNode();
+  try {
+    const { signTx, DEV_ADDRS } = await import('../chain/testkit.js');
+    await rpc('hardhat_mine', ['0x2', '0xe10']); // two blocks an hour apart: the head is an hour ahead
+    const head = await rpc('eth_getBlockByNumber', ['latest', false]);
+    const hash = await rpc('eth_sendRawTransaction', [signTx(0, { nonce: 0n, to: DEV_ADDRS[1] })]);
+    const receipt = await rpc('eth_getTransactionReceipt', [hash]);
+    assert.equal(receipt?.status, '0x1');
+    const b = await rpc('eth_getBlockByHash', [receipt.blockHash, false]);
+    assert.equal(BigInt(b.timestampMilliseconds), BigInt(head.timestampMilliseconds) + 1n, 'one block delay (1 ms) after its parent');
+  } finally {
+    await node.stop();
+  }
+});
+
+test('a block delay longer than 2 s: the automine waits without holding requests (the receipt comes with the block)', async () => {
+  const { startTestNode } = await import('../../../test/helpers.js');
+  const { rpcClient, signTx, DEV_ADDRS } = await import('../chain/testkit.js');
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const genesis = {
+    config: { chainId: Number(CHAIN_ID), feeConfig: { gasLimit: 8000000, targetBlockRate: 2, minBaseFee: 25000000000, targetGas: 15000000, baseFeeChangeDenominator: 36, minBlockGasCost: 0, maxBlockGasCost: 1000000, blockGasCostStep: 200000 } },
+    alloc: { [DEV_ADDRS[0]]: { balance: '0xd3c21bcecceda1000000' } },
+    timestamp: '0x5FCB13D0',
+    gasLimit: '0x7a1200',
+    difficulty: '0x0',
+  };
+  // min-delay-target raises each block's delay excess by ACP-226's step: after 2,000 blocks the
+  // delay is ~2.9 s (from 2 s), longer than requests are held for.
+  const dir = mkdtempSync(join(tmpdir(), 'powder-delay-'));
+  mkdirSync(join(dir, 'slower'));
+  writeFileSync(join(dir, 'slower', 'config.json'), JSON.stringify({ 'min-delay-target': 60000 }));
+  const node = await startTestNode({ 'chain-config-dir': dir, chains: [{ name: 'slower', aliases: ['slower'], genesis }] });
+  try {
+    const rpc = rpcClient(node.url + '/ext/bc/slower/rpc');
+    await rpc('hardhat_mine', ['0x7d0']);
+    const head = await rpc('eth_getBlockByNumber', ['latest', false]);
+    // The blocks were made a delay apart, far ahead of the clock: bring the clock to the head.
+    const offsetS = Number(await rpc('evm_increaseTime', [Math.ceil((Number(BigInt(head.timestampMilliseconds)) - Date.now()) / 1000)]));
+    const hashes: string[] = [];
+    let pending: string | undefined;
+    for (let nonce = 0n; nonce < 8n && pending === undefined; nonce++) {
+      const hash = await rpc('eth_sendRawTransaction', [signTx(0, { nonce, to: DEV_ADDRS[1], maxPriorityFeePerGas: 1n })]);
+      hashes.push(hash);
+      if ((await rpc('eth_getTransactionReceipt', [hash])) === null) pending = hash;
+    }
+    // Within ~10 s of the clock each block came at once (or after a held wait); then one whose
+    // delay was over 2 s away was left to its timer, and the node answered meanwhile.
+    assert.ok(pending, 'a transaction was answered before its block existed');
+    assert.equal(BigInt(await rpc('eth_blockNumber')), 2000n + BigInt(hashes.length - 1));
+    let receipt = null;
+    for (let i = 0; receipt === null && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      receipt = await rpc('eth_getTransactionReceipt', [pending]);
+    }
+    assert.equal(receipt?.status, '0x1', 'mined once its delay allowed');
+    const b = await rpc('eth_getBlockByHash', [receipt.blockHash, false]);
+    // (The chain's clock: the wall clock plus the offset, which evm_increaseTime gives in whole seconds.)
+    assert.ok(BigInt(b.timestampMilliseconds) <= BigInt(Date.now() + offsetS * 1000 + 1000) + 10_000n, 'not more than 10 s ahead of the chain clock');
+  } finally {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
