@@ -62,3 +62,35 @@ test('renderPrometheus escapes label values and sorts families', () => {
     '# HELP avalanche_a a\\nx\n# TYPE avalanche_a counter\navalanche_a{l="q\\"\\\\\\n"} 2\n# HELP avalanche_b b\n# TYPE avalanche_b gauge\navalanche_b 1\n',
   );
 });
+
+test('/ext/metrics is gzipped for a client that takes gzip (as promhttp does), plain otherwise', async () => {
+  const { request } = await import('node:http');
+  const { gunzipSync } = await import('node:zlib');
+  const get = (acceptEncoding?: string) =>
+    new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+      const u = new URL(`${t.url}/ext/metrics`);
+      const req = request({ host: u.hostname, port: u.port, path: u.pathname, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const gz = await get('gzip, deflate');
+  assert.equal(gz.headers['content-encoding'], 'gzip');
+  assert.equal(gz.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+  assert.equal(Number(gz.headers['content-length']), gz.body.length);
+  assert.match(gunzipSync(gz.body).toString(), /^# HELP avalanche_/);
+  for (const plain of [undefined, 'gzip;q=0', 'br', 'identity']) {
+    const r = await get(plain);
+    assert.equal(r.headers['content-encoding'], undefined, String(plain));
+    assert.match(r.body.toString(), /^# HELP avalanche_/);
+  }
+});
+
+test('acceptsGzip: gzip or * with a q above 0', async () => {
+  const { acceptsGzip } = await import('./service.js');
+  for (const yes of ['gzip', 'deflate, gzip', 'GZIP;q=0.5', '*', 'br, *;q=1']) assert.equal(acceptsGzip(yes), true, yes);
+  for (const no of [undefined, '', 'gzip;q=0', 'br', 'identity', 'x-gzip2']) assert.equal(acceptsGzip(no), false, String(no));
+});

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Node } from '../../node/node.js';
 import type { HealthChecks } from '../health/checks.js';
+import { gzipAsync } from '../../logging/gzip.js';
 
 type Labels = Record<string, string>;
 interface Sample {
@@ -98,12 +99,36 @@ export function nodeMetrics(node: Node, health: HealthChecks): string {
   return renderPrometheus(families);
 }
 
+/**
+ * Whether the client takes gzip (Accept-Encoding, as promhttp negotiates it: `gzip` or `*` with a
+ * q-value above 0).
+ */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const text = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const part of text.split(',')) {
+    const [name, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (name !== 'gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
+
+const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
 export function registerMetrics(node: Node, health: HealthChecks): void {
   node.addRoute('/ext/metrics', '', {
-    http: (req: IncomingMessage, res: ServerResponse) => {
+    http: async (req: IncomingMessage, res: ServerResponse) => {
       req.resume();
       const body = nodeMetrics(node, health);
-      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+      // Prometheus' Go handler (promhttp) compresses for a client that takes gzip, as a scraper does.
+      if (acceptsGzip(req.headers['accept-encoding'])) {
+        const gz = await gzipAsync(Buffer.from(body));
+        res.writeHead(200, { 'Content-Type': CONTENT_TYPE, 'Content-Encoding': 'gzip', 'Content-Length': gz.length });
+        res.end(gz);
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body) });
       res.end(body);
     },
   });
