@@ -230,7 +230,7 @@ class FastConnection implements FastConnectionHandle {
       const colon = head.indexOf(':', at);
       const nameLength = colon - at;
       // Only these names change what the fast path does; every other header is passed over.
-      if (nameLength === 4 || nameLength === 6 || nameLength === 7 || nameLength === 10 || nameLength === 12 || nameLength === 14 || nameLength === 17) {
+      if (nameLength === 4 || nameLength === 6 || nameLength === 7 || nameLength === 10 || nameLength === 12 || nameLength === 14 || nameLength === 17 || nameLength === 19) {
         const name = head.slice(at, colon).toLowerCase();
         const value = head.slice(colon + 1, end).trim();
         switch (name) {
@@ -251,6 +251,7 @@ class FastConnection implements FastConnectionHandle {
             if (value.toLowerCase() !== 'keep-alive') return undefined;
             break;
           case 'origin': // CORS
+          case 'avalanche-api-route': // header routing (http.ts)
           case 'expect':
           case 'upgrade':
           case 'transfer-encoding':

@@ -293,3 +293,17 @@ test('an Upgrade header on a route that takes none is a plain header: the usual 
   const bad = await rawHTTP('GET /ext/health/liveness HTTP/1.1\r\nHost: evil.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n', /invalid host specified\n$/);
   assert.match(bad, /^HTTP\/1\.1 403 Forbidden\r\n[^]*\r\n\r\ninvalid host specified\n$/);
 });
+
+test('Avalanche-Api-Route: header routing skips the path; no chain of Powder serves by header, so 404 with no body', async () => {
+  for (const route of ['foo', '2v96XhMRDs4J4voJVYso7jbSsTwLr2SXeJh3APJDg23SuB3k6B']) {
+    const r = await postInfo({ 'avalanche-api-route': route });
+    assert.equal(r.status, 404, route);
+    assert.equal(r.body, '');
+    assert.equal(r.headers['content-length'], '0');
+    assert.ok(r.headers['node-id'], 'the node headers still come first');
+  }
+  // The Host filter runs before it.
+  assert.equal((await postInfo({ 'avalanche-api-route': 'foo', host: 'evil.example' })).status, 403);
+  // Without the header the same request is served.
+  assert.equal((await postInfo({})).status, 200);
+});

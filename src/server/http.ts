@@ -343,6 +343,15 @@ export class HttpServer {
       req.resume();
       return plain(res as ServerResponse, 403, 'invalid host specified\n');
     }
+    // AvalancheGo's header routing: with `Avalanche-Api-Route` the path is not looked at; the value
+    // names a chain whose VM serves requests by header (the ProposerVM's Connect-RPC service).
+    // Powder's chains serve none: 404 with no body, as for an unknown chain.
+    if (req.headers['avalanche-api-route'] !== undefined) {
+      req.resume();
+      (res as NodeResponse).writeHead(404, { 'Content-Length': 0 });
+      res.end();
+      return;
+    }
     const q = url.indexOf('?');
     const rawPath = q >= 0 ? url.slice(0, q) : url;
     // gorilla/mux matches the decoded path (url.URL.Path).
