@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createTx, type TypedTxData } from '@ethereumjs/tx';
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { devAccounts } from '../chain/devAccounts.js';
-import { devNode, CHAIN_ID, BLACKHOLE } from '../chain/testkit.js';
+import { devNode, CHAIN_ID, BLACKHOLE, DEV_ADDRS } from '../chain/testkit.js';
 
 const common = createCustomCommon({ chainId: CHAIN_ID.toString() }, Mainnet, { hardfork: 'cancun' });
 
@@ -16,6 +16,21 @@ function sign(key: string, nonce: bigint): string {
   const data = { type: 2, nonce, to: BLACKHOLE, value: 1n, gasLimit: 21000n, maxFeePerGas: 300_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, chainId: CHAIN_ID };
   const tx = createTx(data as TypedTxData, { common }).sign(Buffer.from(key.slice(2), 'hex'));
   return '0x' + Buffer.from(tx.serialize()).toString('hex');
+}
+
+/** A genesis whose only funded account is dev account 0, with `config` over Subnet-EVM's fee config. */
+function genesisWith(config: Record<string, unknown>) {
+  return {
+    config: {
+      chainId: Number(CHAIN_ID),
+      feeConfig: { gasLimit: 8000000, targetBlockRate: 2, minBaseFee: 25000000000, targetGas: 15000000, baseFeeChangeDenominator: 36, minBlockGasCost: 0, maxBlockGasCost: 1000000, blockGasCostStep: 200000 },
+      ...config,
+    },
+    alloc: { [DEV_ADDRS[0]]: { balance: '0xd3c21bcecceda1000000' } },
+    timestamp: '0x5FCB13D0',
+    gasLimit: '0x7a1200',
+    difficulty: '0x0',
+  };
 }
 
 test('automine with 32 concurrent senders: each answer has its receipt, nothing is stranded', async () => {
@@ -44,17 +59,7 @@ test('automine with 32 concurrent senders: each answer has its receipt, nothing 
 test('before Granite, a block its block gas cost stops is built again in 100 ms steps until the cost has fallen (Subnet-EVM\'s builder retry)', async () => {
   const { startTestNode } = await import('../../../test/helpers.js');
   const { rpcClient, signTx, DEV_ADDRS } = await import('../chain/testkit.js');
-  const genesis = {
-    config: {
-      chainId: Number(CHAIN_ID),
-      graniteTimestamp: 1900000000,
-      feeConfig: { gasLimit: 8000000, targetBlockRate: 2, minBaseFee: 25000000000, targetGas: 15000000, baseFeeChangeDenominator: 36, minBlockGasCost: 0, maxBlockGasCost: 1000000, blockGasCostStep: 200000 },
-    },
-    alloc: { [DEV_ADDRS[0]]: { balance: '0xd3c21bcecceda1000000' } },
-    timestamp: '0x5FCB13D0',
-    gasLimit: '0x7a1200',
-    difficulty: '0x0',
-  };
+  const genesis = genesisWith({ graniteTimestamp: 1900000000 });
   const node = await startTestNode({ chains: [{ name: 'pre', aliases: ['pre'], genesis }] });
   try {
     const rpc = rpcClient(node.url + '/ext/bc/pre/rpc');
@@ -85,13 +90,7 @@ test('Granite with the default 2 s block delay: a burst is mined at once up to 1
   const { startTestNode } = await import('../../../test/helpers.js');
   const { rpcClient, signTx, DEV_ADDRS } = await import('../chain/testkit.js');
   // A Granite genesis without initialMinDelayMS: ACP-226's default 2,000 ms between blocks.
-  const genesis = {
-    config: { chainId: Number(CHAIN_ID), feeConfig: { gasLimit: 8000000, targetBlockRate: 2, minBaseFee: 25000000000, targetGas: 15000000, baseFeeChangeDenominator: 36, minBlockGasCost: 0, maxBlockGasCost: 1000000, blockGasCostStep: 200000 } },
-    alloc: { [DEV_ADDRS[0]]: { balance: '0xd3c21bcecceda1000000' } },
-    timestamp: '0x5FCB13D0',
-    gasLimit: '0x7a1200',
-    difficulty: '0x0',
-  };
+  const genesis = genesisWith({});
   const node = await startTestNode({ chains: [{ name: 'slow', aliases: ['slow'], genesis }] });
   try {
     const rpc = rpcClient(node.url + '/ext/bc/slow/rpc');
@@ -135,13 +134,7 @@ test('a block delay longer than 2 s: the automine waits without holding requests
   const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
-  const genesis = {
-    config: { chainId: Number(CHAIN_ID), feeConfig: { gasLimit: 8000000, targetBlockRate: 2, minBaseFee: 25000000000, targetGas: 15000000, baseFeeChangeDenominator: 36, minBlockGasCost: 0, maxBlockGasCost: 1000000, blockGasCostStep: 200000 } },
-    alloc: { [DEV_ADDRS[0]]: { balance: '0xd3c21bcecceda1000000' } },
-    timestamp: '0x5FCB13D0',
-    gasLimit: '0x7a1200',
-    difficulty: '0x0',
-  };
+  const genesis = genesisWith({});
   // min-delay-target raises each block's delay excess by ACP-226's step: after 2,000 blocks the
   // delay is ~2.9 s (from 2 s), longer than requests are held for.
   const dir = mkdtempSync(join(tmpdir(), 'powder-delay-'));
