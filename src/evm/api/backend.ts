@@ -42,7 +42,7 @@ import { effectiveTip } from '../txpool/pool.js';
 import { keccak256 } from '../crypto.js';
 import { warpOf, warpPrepareTx } from '../../warp/chain.js';
 import { KeyStore } from '../keystore/keystore.js';
-import { AccountManager } from '../keystore/manager.js';
+import { AccountManager, type Wallet } from '../keystore/manager.js';
 import { KeystoreError } from '../keystore/keyfile.js';
 import { createGethTx, gethTxFromValues } from './gethTx.js';
 import { hex0x } from '../../hexOf.js';
@@ -805,28 +805,68 @@ export class EvmBackend {
   async sendTransaction(args: CallArgs): Promise<string> {
     // geth's args.from(): no `from` is the zero address, which no wallet holds (`unknown account`).
     const from = (args.from ?? ZERO_ADDRESS_HEX).toLowerCase();
+    const signer = this.signerOf(from);
+    return this.withNonceLock(from, args.nonce === undefined, async () => {
+      // geth signs first and checks the fee cap in SubmitTransaction (submit() below).
+      const signed = this.signAs(from, signer, await this.fillTransaction({ ...args, from }));
+      return this.submit(signed, signed.serialize());
+    });
+  }
+
+  /** Who signs for `from`: its wallet (a dev or keystore key) and/or impersonation; else geth's `unknown account`. */
+  private signerOf(from: string): { wallet: Wallet | undefined; impersonating: boolean } {
     const wallet = this.accountManager.lookup(from);
     const impersonating = this.config.testControls && this.impersonated.has(from);
     if (!wallet && !impersonating) throw new RpcError(-32000, 'unknown account');
-    return this.withNonceLock(from, args.nonce === undefined, async () => {
-      // geth signs first and checks the fee cap in SubmitTransaction (submit() below).
-      const tx = await this.fillTransaction({ ...args, from });
-      // A locked keystore account that is also impersonated is sent as impersonated.
-      const lockedButImpersonated = wallet?.kind === 'keystore' && impersonating && !this.accountManager.keystore.isUnlocked(from);
-      const key = wallet && !lockedButImpersonated ? accountsCall(() => this.accountManager.unlockedKey(wallet)) : undefined;
-      if (key) {
-        const signed = tx.sign(key);
-        // Signed here with `from`'s key, so its sender is `from`: neither the pool nor the block's
-        // run recovers it from the signature (~100 µs each). Frozen as a decoded raw tx is, it
-        // keeps its hash once computed.
-        if (!Object.isFrozen(signed)) Object.freeze(withSender(signed, createAddressFromString(from)));
-        return this.submit(signed, signed.serialize());
-      }
-      // Impersonated: a fake signature keeps the hash unique; the sender is stored with the block.
-      const signedFake = (tx as unknown as { addSignature(v: bigint, r: bigint, s: bigint, convertV?: boolean): TypedTransaction }).addSignature(0n, BigInt(from), 1n, true);
-      const fake = withSender(signedFake, createAddressFromString(from));
-      return this.submit(fake, fake.serialize());
-    });
+    return { wallet, impersonating };
+  }
+
+  /**
+   * `tx` signed as `from` with its wallet's key (a locked keystore key: `authentication needed:
+   * password or unlock`), or impersonated (a locked keystore account that is also impersonated is
+   * sent as impersonated). Its sender is set: neither the pool nor the block's run recovers it.
+   */
+  private signAs(from: string, { wallet, impersonating }: { wallet: Wallet | undefined; impersonating: boolean }, tx: TypedTransaction): TypedTransaction {
+    const lockedButImpersonated = wallet?.kind === 'keystore' && impersonating && !this.accountManager.keystore.isUnlocked(from);
+    const key = wallet && !lockedButImpersonated ? accountsCall(() => this.accountManager.unlockedKey(wallet)) : undefined;
+    if (key) {
+      const signed = tx.sign(key);
+      // Signed here with `from`'s key, so its sender is `from` (~100 µs of recovery saved twice).
+      // Frozen as a decoded raw tx is, it keeps its hash once computed.
+      if (!Object.isFrozen(signed)) Object.freeze(withSender(signed, createAddressFromString(from)));
+      return signed;
+    }
+    // Impersonated: a fake signature keeps the hash unique; the sender is stored with the block.
+    const signedFake = (tx as unknown as { addSignature(v: bigint, r: bigint, s: bigint, convertV?: boolean): TypedTransaction }).addSignature(0n, BigInt(from), 1n, true);
+    return withSender(signedFake, createAddressFromString(from));
+  }
+
+  /**
+   * geth's TransactionAPI.Resend: the pending tx of `from` that `args` (filled as eth_sendTransaction
+   * fills them, nonce required) describes — same signing hash — is signed again with `gasPrice` and
+   * `gasLimit` when given (non-zero; as in geth, a new gas price changes only a legacy or
+   * access-list tx) and sent, which the pool takes as a replacement (its price bump rule applies).
+   * The new price × gas is checked against rpc-tx-fee-cap first. No match:
+   * `transaction <hash of the unsigned tx> not found`.
+   */
+  async resend(args: CallArgs, gasPrice: bigint | undefined, gasLimit: bigint | undefined): Promise<string> {
+    if (args.nonce === undefined) throw new RpcError(-32000, 'missing transaction nonce in transaction spec');
+    const from = (args.from ?? ZERO_ADDRESS_HEX).toLowerCase();
+    const filled = await this.setDefaults({ ...args, from });
+    const match = this.toTransaction(filled);
+    // geth's matchTx.GasPrice(): the fee cap of a dynamic-fee tx.
+    this.checkTxFee(gasPrice ?? filled.maxFeePerGas ?? filled.gasPrice!, gasLimit ?? filled.gas);
+    const want = Buffer.from(match.getHashedMessageToSign());
+    for (const p of this.pool.split(from).pending) {
+      if (!want.equals(p.tx.getHashedMessageToSign())) continue;
+      const again: FilledArgs = { ...filled };
+      if (gasPrice !== undefined && gasPrice !== 0n) again.gasPrice = gasPrice;
+      if (gasLimit !== undefined && gasLimit !== 0n) again.gas = gasLimit;
+      const signed = this.signAs(from, this.signerOf(from), this.toTransaction(again));
+      return this.submit(signed, signed.serialize());
+    }
+    // The hash of the unsigned tx (no signature: empty V, R, S), as geth's matchTx.Hash().
+    throw new RpcError(-32000, `transaction 0x${Buffer.from(keccak256(match.serialize())).toString('hex')} not found`);
   }
 
   /**

@@ -413,8 +413,11 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     }
     return out;
   });
-  itx.set('eth_resend', () => {
-    throw new RpcError(-32000, 'transaction 0x0000000000000000000000000000000000000000000000000000000000000000 not found');
+  // geth's TransactionAPI.Resend(sendArgs, gasPrice *hexutil.Big, gasLimit *hexutil.Uint64).
+  itx.set('eth_resend', (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    const opt = (i: number, what?: string) => (p[i] === undefined || p[i] === null ? undefined : quantity(p[i], i, what));
+    return be.resend(args, opt(1), opt(2, 'hexutil.Uint64'));
   });
 
   // ---- internal-account ----
