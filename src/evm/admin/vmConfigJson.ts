@@ -6,6 +6,7 @@
 import { parseDuration } from '../../config/flags.js';
 import { parseJson, parseJsonGoErrors } from '../config/json.js';
 import { goTypeName } from '../../rpc/gorilla.js';
+import { decodeAddress, decodeBytes, decodeHash, inStructField } from '../rpc/params.js';
 
 /** A config.Config field's Go type, as json.Unmarshal names it in its errors. */
 type GoType =
@@ -130,8 +131,8 @@ const INT_RANGES: Partial<Record<string, [bigint, bigint]>> = {
   uint64: [0n, 2n ** 64n - 1n],
 };
 
-/** hexutil's fixed-size types: hex digits wanted. */
-const HEX_DIGITS: Partial<Record<string, number>> = { 'common.Hash': 64, 'common.Address': 40 };
+/** hexutil's decoders of the list elements (rpc/params.ts: hexutil's checks in its order). */
+const HEX_DECODERS: Record<string, (v: unknown) => unknown> = { 'common.Hash': decodeHash, 'common.Address': decodeAddress, 'hexutil.Bytes': decodeBytes };
 
 const typeError = (what: string, key: string, type: string) => new Error(`json: cannot unmarshal ${what} into Go struct field Config.${key} of type ${type}`);
 
@@ -204,16 +205,9 @@ function decodeField(key: string, type: GoType, dflt: unknown, v: unknown, liter
   return fits ? v : save(typeError(`number ${literal}`, key, t));
 }
 
-/** An element of a []common.Hash / []common.Address / []hexutil.Bytes: hexutil's UnmarshalJSON. */
+/** An element of a []common.Hash / []common.Address / []hexutil.Bytes, checked by hexutil's UnmarshalJSON and kept as written. */
 function hexElement(x: unknown, key: string, type: string): unknown {
-  if (typeof x !== 'string') throw typeError('non-string', key, type);
-  const prefixed = /^0[xX]/.test(x);
-  if (x !== '' && !prefixed) throw typeError('hex string without 0x prefix', key, type);
-  const digits = x.slice(2);
-  if (digits.length % 2) throw typeError('hex string of odd length', key, type);
-  const want = HEX_DIGITS[type];
-  if (want !== undefined && digits.length !== want) throw new Error(`hex string has length ${digits.length}, want ${want} for ${type}`);
-  if (!/^[0-9a-fA-F]*$/.test(digits)) throw typeError('invalid hex string', key, type);
+  inStructField('Config', key, () => HEX_DECODERS[type](x));
   return x;
 }
 

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseJsonBytes, isObject, jsonTypeName, type JsonObject, type JsonValue, JsonSyntaxError } from './json.js';
 import { decodeAddress, decodeHexBytes, decodeHexOrDecimal, decodeHash } from './decode.js';
+import { decodeAddress as hexutilAddress, inStructField } from '../rpc/params.js';
 import { keccak256 } from '../crypto.js';
 import { goPathError } from '../../goPathError.js';
 import { parseChainConfig, verifyChainConfig, type ChainConfig } from './chainConfig.js';
@@ -186,22 +187,6 @@ export function parseGenesis(bytes: Uint8Array, networkID: number, upgradeBytes?
 }
 
 /**
- * hexutil.UnmarshalFixedJSON for a common.Address (an airdrop entry's `address`): checks in
- * hexutil's order — a string, the 0x prefix, even length, 40 digits, hex syntax.
- */
-function airdropAddress(v: JsonValue): string {
-  const typeError = (what: string) => new Error(`json: cannot unmarshal ${what} into Go struct field AirdropEntry.address of type common.Address`);
-  if (typeof v !== 'string') throw typeError('non-string');
-  if (v === '') throw new Error('hex string has length 0, want 40 for common.Address');
-  if (!v.startsWith('0x') && !v.startsWith('0X')) throw typeError('hex string without 0x prefix');
-  const s = v.slice(2);
-  if (s.length & 1) throw typeError('hex string of odd length');
-  if (s.length !== 40) throw new Error(`hex string has length ${s.length}, want 40 for common.Address`);
-  if (!/^[0-9a-fA-F]*$/.test(s)) throw typeError('invalid hex string');
-  return '0x' + s.toLowerCase();
-}
-
-/**
  * The genesis airdrop (Subnet-EVM core/genesis.go toBlock, run at every start): nothing unless
  * `airdropHash` is set and non-zero; then keccak256 of the airdrop file's bytes (empty without a
  * file) must equal it — `expected standard allocation <airdropHash> but got <keccak>` — and the
@@ -230,7 +215,7 @@ export function genesisAirdrop(g: Genesis): string[] {
     }
     let address = ZERO_ADDRESS;
     if (isObject(e)) {
-      for (const [k, v] of Object.entries(e)) if (k.toLowerCase() === 'address') address = airdropAddress(v);
+      for (const [k, v] of Object.entries(e)) if (k.toLowerCase() === 'address') address = inStructField('AirdropEntry', 'address', () => hexutilAddress(v));
     } else saved ??= new Error(`json: cannot unmarshal ${jsonTypeName(e)} into Go value of type core.AirdropEntry`);
     out.push(address);
   }

@@ -426,14 +426,19 @@ function decodeStruct(struct: string, goType: string, v: unknown, fields: Record
       delete out[name];
       continue;
     }
-    try {
-      out[name] = decode(val);
-    } catch (e) {
-      if (e instanceof GoTypeError) throw new Error(e.inField(struct, name));
-      throw e;
-    }
+    out[name] = inStructField(struct, name, () => decode(val));
   }
   return out;
+}
+
+/** `decode()` for the field `struct.field` of a Go struct: its type errors name the field. */
+export function inStructField<T>(struct: string, field: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (e) {
+    if (e instanceof GoTypeError) throw new Error(e.inField(struct, field));
+    throw e;
+  }
 }
 
 function arrayOf<T>(goType: string, item: (v: unknown) => T): (v: unknown) => T[] {
