@@ -801,11 +801,12 @@ export class EvmBackend {
   /**
    * eth_sendTransaction: fill in defaults and sign with the wallet's key — a dev key or an unlocked
    * keystore key (`authentication needed: password or unlock` for a locked one) — or impersonate.
+   * `unsigned` (Anvil's eth_sendUnsignedTransaction): sent as impersonated, whoever `from` is.
    */
-  async sendTransaction(args: CallArgs): Promise<string> {
+  async sendTransaction(args: CallArgs, { unsigned = false } = {}): Promise<string> {
     // geth's args.from(): no `from` is the zero address, which no wallet holds (`unknown account`).
     const from = (args.from ?? ZERO_ADDRESS_HEX).toLowerCase();
-    const signer = this.signerOf(from);
+    const signer = unsigned ? { wallet: undefined, impersonating: true } : this.signerOf(from);
     return this.withNonceLock(from, args.nonce === undefined, async () => {
       // geth signs first and checks the fee cap in SubmitTransaction (submit() below).
       const signed = this.signAs(from, signer, await this.fillTransaction({ ...args, from }));

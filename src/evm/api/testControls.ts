@@ -1,9 +1,9 @@
 // Test controls with the names Anvil, Hardhat and Ganache use (evm_*, anvil_*, hardhat_*). A chain
 // with "powder-test-controls": false in its config.json does not serve them (-32601, like a real node).
-import { Account, createAddressFromString } from '@ethereumjs/util';
+import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { RpcError } from '../rpc/server.js';
-import { address, bool, bytes, invalidArg, quantity, required, slotKey } from './args.js';
-import type { EvmBackend } from './backend.js';
+import { address, bool, bytes, hash32, invalidArg, quantity, required, slotKey } from './args.js';
+import { parseCallArgs, type EvmBackend } from './backend.js';
 import { hexQ } from './format.js';
 import type { MethodTable } from './eth.js';
 import { timeMs } from '../chain/header.js';
@@ -51,6 +51,8 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   const miner = be.miner;
   const snapshots = new Map<string, Snapshot>();
   let nextSnapshot = 1;
+  // The mining mode the chain config gave (vm.ts sets it before the method table is built).
+  const startMining = { automine: miner.automine, intervalMs: miner.interval };
 
   const editState = async (fn: (sm: import('@ethereumjs/statemanager').MerkleStateManager) => Promise<void>) => {
     const release = await miner.lock.acquire();
@@ -155,6 +157,13 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     const id = typeof v === 'number' ? hexQ(v) : typeof v === 'string' ? hexQ(quantity(v, 0)) : (() => { throw invalidArg(0, 'snapshot id must be a hex quantity'); })();
     const s = snapshots.get(id);
     if (!s) return false;
+    await rewind(s);
+    // A snapshot can be reverted to once (Hardhat/Ganache); later snapshots die with it.
+    for (const k of [...snapshots.keys()]) if (BigInt(k) >= BigInt(id)) snapshots.delete(k);
+    return true;
+  });
+
+  const rewind = async (s: Snapshot) => {
     const release = await miner.lock.acquire();
     try {
       await chain.rewindTo(s.number, s.stateRoot);
@@ -164,10 +173,120 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     } finally {
       release();
     }
-    // A snapshot can be reverted to once (Hardhat/Ganache); later snapshots die with it.
-    for (const k of [...snapshots.keys()]) if (BigInt(k) >= BigInt(id)) snapshots.delete(k);
+  };
+
+  /**
+   * anvil_reset / hardhat_reset: the chain as freshly started — back to its genesis (blocks,
+   * receipts, state and state edits gone), the pool empty, the time offset, the next timestamp and
+   * the timestamp interval cleared, every snapshot and impersonation dropped, and the mining mode
+   * the chain config gives. Powder does not fork: a forking config is refused.
+   */
+  const reset = async (p: unknown[]) => {
+    const opts = p[0];
+    if (opts != null) {
+      if (typeof opts !== 'object' || Array.isArray(opts)) throw invalidArg(0, 'reset takes no argument or an object');
+      const o = opts as Record<string, unknown>;
+      // Hardhat's {forking: {jsonRpcUrl, blockNumber}}, or Anvil's flattened {jsonRpcUrl, blockNumber}.
+      const forking = o.forking ?? (o.jsonRpcUrl != null || o.blockNumber != null ? o : undefined);
+      if (forking != null && (typeof forking !== 'object' || Object.values(forking).some((v) => v != null))) {
+        throw new RpcError(-32602, 'forking is not supported: a Powder chain resets to its own genesis');
+      }
+    }
+    await rewind({ number: 0n, stateRoot: chain.blockByNumber(0n)!.header.stateRoot, offsetMs: 0n });
+    miner.clock.blockIntervalMs = undefined;
+    snapshots.clear();
+    be.impersonated.clear();
+    miner.automine = startMining.automine;
+    miner.setIntervalMining(startMining.intervalMs);
+  };
+  m.set('anvil_reset', async (p) => {
+    await reset(p);
+    return null;
+  });
+  m.set('hardhat_reset', async (p) => {
+    await reset(p);
     return true;
   });
+
+  // Anvil's fixed distance between block timestamps (ignoring the clock) until removed.
+  m.set('anvil_setBlockTimestampInterval', (p) => {
+    miner.clock.blockIntervalMs = timestampArg(required(p, 0), 0) * 1000n;
+    return null;
+  });
+  m.set('anvil_removeBlockTimestampInterval', () => {
+    const had = miner.clock.blockIntervalMs !== undefined;
+    miner.clock.blockIntervalMs = undefined;
+    return had;
+  });
+
+  // Pool edits: Anvil answers the dropped tx's hash (null if it was not in the pool), Hardhat a
+  // bool, and refuses a tx that is already mined.
+  const txHashArg = (p: unknown[]) => hash32(required(p, 0), 0);
+  m.set('anvil_dropTransaction', (p) => {
+    const hash = txHashArg(p);
+    if (!be.pool.get(hash)) return null;
+    be.pool.remove(hash);
+    return hash;
+  });
+  m.set('hardhat_dropTransaction', (p) => {
+    const hash = txHashArg(p);
+    if (be.pool.get(hash)) {
+      be.pool.remove(hash);
+      return true;
+    }
+    if (chain.findTx(hexToBytes(hash as `0x${string}`))) throw new RpcError(-32602, `Transaction ${hash} cannot be dropped because it's already mined`);
+    return false;
+  });
+  m.set('anvil_dropAllTransactions', () => {
+    be.pool.clear();
+    return null;
+  });
+  m.set('anvil_removePoolTransactions', (p) => {
+    const from = address(required(p, 0), 0);
+    const { pending, queued } = be.pool.split(from);
+    for (const t of [...pending, ...queued]) be.pool.remove(t.hash);
+    return null;
+  });
+  // Anvil's unsigned send: from any address, no key and no impersonation needed (`from` defaults
+  // to the first dev account).
+  m.set('eth_sendUnsignedTransaction', async (p) => {
+    const args = parseCallArgs(required(p, 0), 0);
+    if (args.from === undefined) {
+      const first = be.accounts[0];
+      if (!first) throw new RpcError(-32000, 'no signer available');
+      args.from = first.address as `0x${string}`;
+    }
+    return be.sendTransaction(args, { unsigned: true });
+  });
+
+  // The coinbase is Subnet-EVM's fee recipient: the node's `feeRecipient`, used where the chain
+  // allows fee recipients (allowFeeRecipients, or the RewardManager); elsewhere a block must pay
+  // the required address, so setting one is refused.
+  const setCoinbase = async (p: unknown[]) => {
+    const a = address(required(p, 0), 0);
+    const rule = await be.consensus.coinbaseRuleAfter(chain.head);
+    if (!rule.anyAllowed) {
+      throw new RpcError(-32000, `fee recipients are not allowed on this chain: its blocks pay ${rule.required} (allowFeeRecipients or the RewardManager precompile decide)`);
+    }
+    be.consensus.feeRecipient = a;
+  };
+  m.set('anvil_setCoinbase', async (p) => {
+    await setCoinbase(p);
+    return null;
+  });
+  m.set('hardhat_setCoinbase', async (p) => {
+    await setCoinbase(p);
+    return true;
+  });
+  // Asked of an Ethereum dev node, but fixed by Subnet-EVM's consensus: the block gas limit is the
+  // fee config's and the base fee follows the dynamic fee rules, and a block that differs is
+  // invalid. A clear refusal rather than "method not found".
+  const feeConfigRule = (what: string) => () => {
+    throw new RpcError(-32000, `${what} is set by the chain's fee config (genesis feeConfig, upgrade.json or the FeeManager precompile): Subnet-EVM rejects a block with another`);
+  };
+  for (const mth of ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit']) m.set(mth, feeConfigRule('the block gas limit'));
+  for (const mth of ['hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas']) m.set(mth, feeConfigRule('the base fee'));
+  for (const mth of ['hardhat_setMinGasPrice', 'anvil_setMinGasPrice']) m.set(mth, feeConfigRule('the minimum gas price (minBaseFee)'));
 
   /** `<prefix>_setBalance` / `<prefix>_setNonce`: (address, quantity) → the account's field. */
   const setAccountField = (field: 'balance' | 'nonce') => async (p: unknown[]) => {

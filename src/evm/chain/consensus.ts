@@ -31,6 +31,7 @@ import {
   readFeeConfig,
   txInvalidation,
   FEE_MANAGER_ADDRESS,
+  type CoinbaseRule,
   type PrecompileEnv,
   type PrecompileRules,
 } from '../precompiles/index.js';
@@ -89,7 +90,8 @@ export class Consensus {
     readonly env: PrecompileEnv,
     /** A read-only state view of a block. */
     private readonly stateAt: (b: Block) => MerkleStateManager,
-    private readonly feeRecipient: string | undefined,
+    /** The node's fee recipient (config.json `feeRecipient`; anvil_setCoinbase changes it). */
+    public feeRecipient: string | undefined,
     /** The account at a block's state if a cache holds it without a trie read (an absent one is empty). */
     private readonly cachedAccount?: (b: Block, addrHex: string) => Account | undefined,
   ) {}
@@ -145,10 +147,13 @@ export class Consensus {
       f.timestampMilliseconds = childMs;
       f.minDelayExcess = childMinDelayExcess(p.minDelayExcess, this.rules.desiredMinDelayExcess);
     }
-    const parentRules = this.rulesAt(p.timestamp);
-    const rule = await coinbaseRule(() => this.stateAt(parent), parentRules, this.rules.allowFeeRecipients);
-    f.coinbase = hexToBytes(builderCoinbase(rule, this.feeRecipient));
+    f.coinbase = hexToBytes(builderCoinbase(await this.coinbaseRuleAfter(parent), this.feeRecipient));
     return f;
+  }
+
+  /** Who a child of `parent` may pay its fees to (§8.7: allowFeeRecipients, or the RewardManager's setting). */
+  coinbaseRuleAfter(parent: Block): Promise<CoinbaseRule> {
+    return coinbaseRule(() => this.stateAt(parent), this.rulesAt(parent.header.timestamp), this.rules.allowFeeRecipients);
   }
 
   /**

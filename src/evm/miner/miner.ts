@@ -42,9 +42,15 @@ export interface MinedBlock {
 export class ChainClock {
   offsetMs = 0n;
   nextTimestampMs?: bigint;
+  /** anvil_setBlockTimestampInterval: each new block this long after its parent, whatever the time. */
+  blockIntervalMs?: bigint;
   constructor(private readonly nodeNow: () => number) {}
   nowMs(): bigint {
     return BigInt(Math.floor(this.nodeNow())) + this.offsetMs;
+  }
+  /** The time of a block on `parent` when an interval is set (undefined: the clock's time). */
+  intervalTimeAfter(parent: Block): bigint | undefined {
+    return this.blockIntervalMs === undefined ? undefined : timeMs(parent.header) + this.blockIntervalMs;
   }
 }
 
@@ -237,12 +243,12 @@ export class Miner {
    * allows (MAX_FUTURE_BLOCK_MS) — so a short burst still gets one block per transaction at once,
    * and a longer one then one block per delay, never further ahead. (Subnet-EVM's own builder
    * waits the whole delay; docs/dev-chain.md, "Block timing".) 0 with a timestamp set by
-   * evm_setNextBlockTimestamp: that block is made as asked. 0 too when the head is more than a
+   * evm_setNextBlockTimestamp or an anvil_setBlockTimestampInterval: blocks are made as asked. 0 too when the head is more than a
    * delay ahead: the test controls moved the clock back (evm_setTime) or made blocks ahead on
    * purpose, and no wait would end soon — the block is made at the delay after its parent.
    */
   private delayAheadMs(): number {
-    if (this.clock.nextTimestampMs !== undefined) return 0;
+    if (this.clock.nextTimestampMs !== undefined || this.clock.blockIntervalMs !== undefined) return 0;
     const head = this.chain.head;
     const earliest = this.minChildMs(head);
     const ahead = earliest - this.clock.nowMs() - MAX_FUTURE_BLOCK_MS;
@@ -329,7 +335,7 @@ export class Miner {
 
   /** The next block on the head at `timestampMs` (or the clock's time), at least the rules' delay after it. */
   private buildNext(allowEmpty: boolean, timestampMs?: bigint): Promise<Built | undefined> {
-    let t = timestampMs ?? this.clock.nextTimestampMs ?? this.clock.nowMs();
+    let t = timestampMs ?? this.clock.nextTimestampMs ?? this.clock.intervalTimeAfter(this.chain.head) ?? this.clock.nowMs();
     const min = this.minChildMs(this.chain.head);
     if (t < min) t = min;
     // Granite headers carry the time in uint64 milliseconds: past that, no block can be made.
