@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Aliaser } from '../ids/aliaser.js';
+import { goMkdirAllError, goPathError } from '../goPathError.js';
 import { idFromContent, parseID } from '../ids/ids.js';
 import type { Database } from '../db/database.js';
 import type { LogFactory, Logger, NamedLogger } from '../logging/logger.js';
@@ -142,7 +143,11 @@ export class ChainManager {
     } else if (typeof def.genesis === 'string') {
       const p = resolve(this.deps.baseDir, def.genesis);
       if (!existsSync(p)) throw new Error(`chain ${label}: genesis file does not exist: ${p}`);
-      genesis = readFileSync(p);
+      try {
+        genesis = readFileSync(p);
+      } catch (e) {
+        throw new Error(`chain ${label}: cannot read genesis file: ${goPathError('open', p, e)}`);
+      }
     } else genesis = Buffer.from(stringifyWithBigInts(def.genesis)); // bigints as bare digits (config/bigJSON.ts)
     if (def.subnetID) parseID(def.subnetID);
     const subnetID = def.subnetID ?? idFromContent('powder-subnet', vmID, label, genesis);
@@ -214,12 +219,17 @@ export class ChainManager {
     if (this.aliaser.tryLookup(id) === undefined) this.aliaser.alias(id, id);
     const aliases = this.aliaser.aliases(id)!;
     const primaryAlias = aliases[0];
+    // chains/manager.go buildChain: the chain's data directory (perms.ReadWriteExecute), then its
+    // logger, with the real node's texts.
+    const dataDir = join(this.deps.chainDataDir, id);
+    try {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    } catch (e) {
+      throw new Error(`error while creating chain data directory ${goMkdirAllError(dataDir, e)}`);
+    }
     const log = this.chainLogger(primaryAlias);
     const cfg = this.configFor(id, aliases);
     const { vm: _v, name: _n, genesis: _g, aliases: _a, subnetID: _s, ...options } = def;
-    // AvalancheGo makes <chain-data-dir>/<chainID> when it builds the chain (perms.ReadWriteExecute).
-    const dataDir = join(this.deps.chainDataDir, id);
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const chainVM = await vm.factory.createChain({
       chainID: id,
       subnetID,
@@ -299,11 +309,15 @@ export class ChainManager {
     };
   }
 
+  /**
+   * The chain's logger, named by its primary alias. A name some logger has already (`main`,
+   * `vm-factory`) fails the chain, as the real node's log factory refuses a second logger of a name.
+   */
   private chainLogger(primaryAlias: string): NamedLogger {
     try {
       return this.deps.logs.make(primaryAlias, `${primaryAlias} Chain`);
-    } catch {
-      return this.deps.logs.get(primaryAlias); // a logger of that name exists already
+    } catch (e) {
+      throw new Error(`error while creating chain's log ${(e as Error).message}`); // sic: no colon, as in Go
     }
   }
 

@@ -18,6 +18,7 @@ import { isIP } from 'node:net';
 import { parseJsonGoErrors } from '../evm/config/json.js';
 import { parseJSONKeepingIntegers } from './bigJSON.js';
 import { objectMembers, skipWs } from '../rpc/rawJSON.js';
+import { goPathError } from '../goPathError.js';
 
 export interface NodeConfig {
   dataDir: string;
@@ -134,7 +135,7 @@ function readConfigFile(explicit: Map<string, unknown>): Map<string, unknown> {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ConfigError(`--config-file ${path}: ${(e as Error).message}`);
+    throw new ConfigError(`--config-file ${path}: ${goPathError('open', path, e)}`);
   }
   return parseConfigObject(keepChainIntegers(text, parseJSONOrThrow(text, `config file ${path}`)), path);
 }
@@ -216,7 +217,13 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
   const chainsFile = String(merged.get('chains-file') ?? '');
   if (chainsFile) {
     if (!existsSync(chainsFile)) throw new ConfigError(`--chains-file: file does not exist: ${chainsFile}`);
-    chains = parseJSONOrThrow(readFileSync(chainsFile, 'utf8'), `--chains-file ${chainsFile}`, parseJSONKeepingIntegers) as unknown[];
+    let text: string;
+    try {
+      text = readFileSync(chainsFile, 'utf8');
+    } catch (e) {
+      throw new ConfigError(`--chains-file: ${goPathError('open', chainsFile, e)}`);
+    }
+    chains = parseJSONOrThrow(text, `--chains-file ${chainsFile}`, parseJSONKeepingIntegers) as unknown[];
   }
   if (chains !== null && !Array.isArray(chains)) throw new ConfigError('--chains must be a JSON array of chain definitions');
 
@@ -236,8 +243,8 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     const p = path(k);
     try {
       return readFileSync(p);
-    } catch {
-      throw new ConfigError(`--${k}: open ${p}: no such file or directory`);
+    } catch (e) {
+      throw new ConfigError(`--${k}: ${goPathError('open', p, e)}`);
     }
   };
   let httpTls: NodeConfig['httpTls'];

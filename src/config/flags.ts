@@ -2,6 +2,7 @@
 // few Powder adds (marked). Precedence: command line > AVAGO_* environment > config file > default.
 import { homedir } from 'node:os';
 import { parseJSONKeepingIntegers } from './bigJSON.js';
+import { levelName, parseLevel } from '../logging/levels.js';
 
 export type FlagType = 'string' | 'bool' | 'uint' | 'int' | 'duration' | 'list' | 'level' | 'json';
 
@@ -98,7 +99,6 @@ export const FLAGS: FlagDef[] = [
 
 export const FLAG_BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));
 
-export const LEVELS = ['VERBO', 'DEBUG', 'TRACE', 'INFO', 'WARN', 'ERROR', 'FATAL', 'OFF'] as const;
 
 export class ConfigError extends Error {}
 
@@ -209,9 +209,11 @@ export function parseValue(def: FlagDef, raw: unknown, src: Source): unknown {
     case 'level': {
       if (typeof raw !== 'string') throw bad('expected a log level');
       // Unset, --log-display-level follows --log-level; set (even to ""), it must be a level.
-      const up = raw.toUpperCase();
-      if (!(LEVELS as readonly string[]).includes(up)) throw bad(`unknown log level: ${JSON.stringify(raw)}`);
-      return up;
+      try {
+        return levelName(parseLevel(raw));
+      } catch (e) {
+        throw bad((e as Error).message);
+      }
     }
     case 'json':
       if (typeof raw === 'string' && fromText) {

@@ -13,6 +13,22 @@ export function parseID(s: string): Uint8Array {
   return b;
 }
 
+/**
+ * Parses an ID as ids.ID's UnmarshalJSON does a JSON string (also a map key such as an aliases
+ * file's): a CB58 error comes wrapped, `couldn't decode ID to bytes: invalid input checksum`; a
+ * wrong length does not.
+ */
+export function parseIDFromJSON(s: string): Uint8Array {
+  let b: Uint8Array;
+  try {
+    b = cb58Decode(s);
+  } catch (e) {
+    throw new Error(`couldn't decode ID to bytes: ${(e as Error).message}`);
+  }
+  if (b.length !== 32) throw new Error(`invalid hash length: expected 32 bytes but got ${b.length}`);
+  return b;
+}
+
 export function idToString(bytes: Uint8Array): string {
   if (bytes.length !== 32) throw new Error(`invalid hash length: expected 32 bytes but got ${bytes.length}`);
   return cb58Encode(bytes);

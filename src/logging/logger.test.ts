@@ -2,7 +2,7 @@
 // and a chain's requests in its own log file through the admin API over real HTTP.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -241,5 +241,48 @@ test('disableWriterDisplaying (--log-disable-display-plugin-logs): a chain\'s VM
     f.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--log-rotater-max-size=0 is lumberjack\'s default of 100 MB, not "never rotate"', async () => {
+  const MB = 1024 * 1024;
+  for (const [sizeMB, startSize, rotated] of [
+    [0, 100 * MB - 1, true], // the first entry would reach 100 MB: rotated
+    [0, 9 * MB, false], // past the flag's default of 8 MB, but under 100 MB: kept
+  ] as const) {
+    const dataDir = tempDir();
+    const logDir = join(dataDir, 'logs');
+    mkdirSync(logDir, { recursive: true });
+    truncateSync(openAndClose(join(logDir, 'main.log')), startSize); // sparse: no 100 MB written
+    const t = await startTestNode({ 'data-dir': dataDir, 'db-type': 'memdb', chains: [], 'log-rotater-max-size': sizeMB });
+    await t.stop();
+    try {
+      const backups = readdirSync(logDir).filter((n) => BACKUP_NAME('main').test(n));
+      assert.equal(backups.length, rotated ? 1 : 0, `${startSize} bytes: ${readdirSync(logDir)}`);
+      const size = statSync(join(logDir, 'main.log')).size;
+      assert.ok(rotated ? size < MB : size > startSize, `main.log is ${size} bytes`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+});
+
+function openAndClose(path: string): string {
+  writeFileSync(path, '');
+  return path;
+}
+
+test('--log-level / --log-display-level: Go\'s upper-casing and Go\'s %q in "unknown log level"', async () => {
+  await assert.rejects(startTestNode({ 'db-type': 'memdb', chains: [], 'log-level': 'oﬀ' }), {
+    message: 'invalid value "oﬀ" for option "log-level": unknown log level: "oﬀ"',
+  });
+  await assert.rejects(startTestNode({ 'db-type': 'memdb', chains: [], 'log-display-level': 'in\x01fo' }), {
+    message: 'invalid value "in\\u0001fo" for option "log-display-level": unknown log level: "in\\x01fo"',
+  });
+  const t = await startTestNode({ 'db-type': 'memdb', chains: [], 'log-level': 'ınfo', 'api-admin-enabled': true });
+  try {
+    assert.equal((await rpc(`${t.url}/ext/admin`, 'admin.getLoggerLevel', { loggerName: 'main' })).result.loggerLevels.main.logLevel, 'INFO');
+  } finally {
+    await t.stop();
   }
 });

@@ -19,8 +19,12 @@ export interface RotationPolicy {
 
 const MB = 1024 * 1024;
 
+/** lumberjack's MaxSize when it is 0 (what `--log-rotater-max-size=0` gives AvalancheGo): 100 MB. */
+export const LUMBERJACK_DEFAULT_MAX_SIZE_MB = 100;
+
 export function policyFromMB(o: { maxSizeMB: number; maxFiles: number; maxAgeDays: number; compress: boolean }): RotationPolicy {
-  return { maxSizeBytes: o.maxSizeMB * MB, maxFiles: o.maxFiles, maxAgeDays: o.maxAgeDays, compress: o.compress };
+  const mb = o.maxSizeMB === 0 ? LUMBERJACK_DEFAULT_MAX_SIZE_MB : o.maxSizeMB;
+  return { maxSizeBytes: mb * MB, maxFiles: o.maxFiles, maxAgeDays: o.maxAgeDays, compress: o.compress };
 }
 
 /** `2006-01-02T15-04-05.000` in UTC, lumberjack's backup time format. */

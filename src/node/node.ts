@@ -12,6 +12,7 @@ import { GorillaServer, type GorillaService } from '../rpc/gorilla.js';
 import { VMRegistry, readAliasesFile, SUBNET_EVM_ID } from '../vms/registry.js';
 import { ChainManager, type ChainDefinition } from '../chains/manager.js';
 import { loadOrCreateIdentity, type StakingIdentity } from './identity.js';
+import { addrPort } from './addrPort.js';
 import { builtinVMs } from '../vms/builtin.js';
 import { registerNodeAPIs } from '../api/register.js';
 import type { NodeServices } from '../vms/types.js';
@@ -192,7 +193,7 @@ export class Node implements NodeServices {
     }
 
     mkdirSync(join(c.processContextFile, '..'), { recursive: true });
-    writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: `${c.stakingHost || c.publicIp || '127.0.0.1'}:${c.stakingPort}` }, null, '\t'));
+    writeFileSync(c.processContextFile, JSON.stringify({ pid: process.pid, uri: this.url, stakingAddress: addrPort(c.stakingHost || c.publicIp || '127.0.0.1', c.stakingPort) }, null, '\t'));
     this.log.info('node started', { nodeID: this.nodeID, uri: this.url });
   }
 

@@ -260,7 +260,18 @@ test('start fails with a clear message on bad plugin dirs, VM aliases and plugin
       },
       () => 'unmarshalling failed on vm aliases: unexpected end of JSON input',
     ],
-    ['bad VM ID key', () => ({ 'vm-aliases-file-content': Buffer.from('{"notAnID":["x"]}').toString('base64') }), () => /^unmarshalling failed on vm aliases: (invalid input checksum|base58 decoding error)/],
+    // ids.ID's UnmarshalJSON texts: a CB58 error wrapped, a wrong length not.
+    ['bad VM ID key', () => ({ 'vm-aliases-file-content': Buffer.from('{"notAnID":["x"]}').toString('base64') }), () => "unmarshalling failed on vm aliases: couldn't decode ID to bytes: base58 decoding error: Invalid base58 digit ('I')"],
+    ['VM ID key with a bad checksum', () => ({ 'vm-aliases-file-content': Buffer.from('{"abcdefgh":["x"]}').toString('base64') }), () => "unmarshalling failed on vm aliases: couldn't decode ID to bytes: invalid input checksum"],
+    ['VM ID key of 20 bytes', () => ({ 'vm-aliases-file-content': Buffer.from('{"111111111111111111116DBWJs":["x"]}').toString('base64') }), () => 'unmarshalling failed on vm aliases: invalid hash length: expected 32 bytes but got 20'],
+    [
+      'explicit aliases file that is a directory (no file, as storage.FileExists sees it)',
+      (d) => {
+        mkdirSync(join(d.dataDir, 'dir.json'));
+        return { 'vm-aliases-file': join(d.dataDir, 'dir.json') };
+      },
+      (d) => `file does not exist: ${join(d.dataDir, 'dir.json')}`,
+    ],
     [
       'aliases not an array',
       () => ({ 'vm-aliases-file-content': Buffer.from(JSON.stringify({ [TIMESTAMP_VM_ID]: 'ts' })).toString('base64') }),
@@ -300,5 +311,19 @@ test('start fails with a clear message on bad plugin dirs, VM aliases and plugin
         rmSync(d.dataDir, { recursive: true, force: true });
       }
     });
+  }
+});
+
+test('a directory where the default aliases files go is no file: ignored, as a missing default file', async () => {
+  const d = tempDirs();
+  mkdirSync(join(d.dataDir, 'configs', 'vms', 'aliases.json'), { recursive: true });
+  mkdirSync(join(d.dataDir, 'configs', 'chains', 'aliases.json'), { recursive: true });
+  const node = await start(d.dataDir, { 'db-type': 'memdb' });
+  try {
+    const r = await rpc(`${node.url}/ext/admin`, 'admin.getConfig', {});
+    assert.deepEqual([r.result.vmAliases, r.result.chainAliases], [{}, {}]);
+  } finally {
+    await node.stop();
+    rmSync(d.dataDir, { recursive: true, force: true });
   }
 });

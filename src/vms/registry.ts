@@ -2,11 +2,11 @@
 // (reference: avalanchego-node.md §7). A plugin is a JS module exporting a VMFactory
 // (src/vms/types.ts, docs/plugins.md).
 import { goPathError } from '../goPathError.js';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Aliaser } from '../ids/aliaser.js';
-import { parseID, vmIDFromName } from '../ids/ids.js';
+import { parseID, parseIDFromJSON, vmIDFromName } from '../ids/ids.js';
 import type { Logger } from '../logging/logger.js';
 import { isVMFactory, PLUGIN_PROTOCOL_VERSION, type VMFactory } from './types.js';
 import { dynamicImport } from '../dynamicImport.js';
@@ -354,7 +354,7 @@ export function parseAliasesObject(obj: unknown, what: 'chain' | 'vm'): [string,
   const out: [string, string[]][] = [];
   for (const [id, aliases] of Object.entries(obj as Record<string, unknown>)) {
     try {
-      parseID(id);
+      parseIDFromJSON(id);
     } catch (e) {
       fail((e as Error).message);
     }
@@ -426,11 +426,16 @@ export function readAliasesFile(path: string, explicit: boolean, content: string
       throw new Error(`unable to decode base64 content for ${what} aliases: ${(e as Error).message}`);
     }
   } else {
-    if (!existsSync(path)) {
+    // AvalancheGo's storage.FileExists: a directory is no file either.
+    if (!isFile(path)) {
       if (explicit) throw new Error(`file does not exist: ${path}`);
       return undefined;
     }
-    text = readFileSync(path, 'utf8');
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new Error(goPathError('open', path, e)); // os.ReadFile's error, e.g. `open <path>: permission denied`
+    }
   }
   try {
     return parseJsonGoErrors(text); // Go's json.Unmarshal texts, not V8's

@@ -176,6 +176,16 @@ describe('admin API on one node', () => {
     assert.equal((await rpc(admin, 'admin.getLoggerLevel', { loggerName: 'main' })).result.loggerLevels.main.logLevel, 'INFO');
   });
 
+  test('setLoggerLevel: levels are upper-cased as Go does, one character to one (`oﬀ` is no level, `ınfo` is INFO)', async () => {
+    // JS's toUpperCase turns the ligature ﬀ into "FF"; Go's strings.ToUpper keeps it.
+    for (const bad of ['oﬀ', 'OFF\u0000', 'deßug']) {
+      assert.equal(await errorOf(admin, 'admin.setLoggerLevel', { loggerName: 'main', logLevel: bad }), UNMARSHAL_ERROR, bad);
+    }
+    // unicode.ToUpper('ı') (dotless i) is 'I': Go takes it.
+    const r = await rpc(admin, 'admin.setLoggerLevel', { loggerName: 'vm-factory', logLevel: 'ınfo' });
+    assert.equal(r.result.loggerLevels['vm-factory'].logLevel, 'INFO');
+  });
+
   test('no-argument methods reject scalar params with the generic unmarshal error', async () => {
     for (const m of ['admin.getConfig', 'admin.lockProfile', 'admin.loadVMs']) {
       assert.equal(await errorOf(admin, m, 'x'), UNMARSHAL_ERROR);

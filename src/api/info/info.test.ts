@@ -1,5 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { bls12_381 } from '@noble/curves/bls12-381.js';
 import { PublicKey, Signature, verify } from '@chainsafe/blst';
 import { startTestNode, rpc, type TestNode } from '../../../test/helpers.js';
@@ -49,6 +51,26 @@ test('info.getNodeIP follows --public-ip and --staking-port', async () => {
     assert.deepEqual(r.result, { ip: '10.1.2.3:19651' });
   } finally {
     await t2.stop();
+  }
+});
+
+test('info.getNodeIP and the process context file write an IPv6 address as Go\'s netip.AddrPort: bracketed, canonical', async () => {
+  // [--public-ip, getNodeIP, stakingAddress of process.json]
+  const cases: [string, string][] = [
+    ['0:0:0:0:0:0:0:1', '[::1]:9651'],
+    ['2001:0DB8:0:0:1:0:0:1', '[2001:db8::1:0:0:1]:9651'],
+    // An IPv4-mapped address is kept as its IPv4 address (utils/ips.ParseAddr unmaps it).
+    ['::ffff:10.0.0.7', '10.0.0.7:9651'],
+  ];
+  for (const [ip, want] of cases) {
+    const t2 = await startTestNode({ 'db-type': 'memdb', chains: [], 'public-ip': ip });
+    try {
+      assert.deepEqual((await rpc(`${t2.url}/ext/info`, 'info.getNodeIP')).result, { ip: want }, ip);
+      const ctx = JSON.parse(readFileSync(join(t2.dataDir, 'process.json'), 'utf8'));
+      assert.equal(ctx.stakingAddress, want, ip);
+    } finally {
+      await t2.stop();
+    }
   }
 });
 

@@ -7,6 +7,7 @@ import { EMPTY_ID, vmIDFromName } from '../../ids/ids.js';
 import { checkNodeIDArg } from '../../rpc/idArgs.js';
 import { custom, sortedObject, str, type GorillaService } from '../../rpc/gorilla.js';
 import { nodeVersion } from './version.js';
+import { addrPort } from '../../node/addrPort.js';
 
 /** All network upgrades of a local network (upgrade.Default): active since 2020-12-05T05:00:00Z. */
 const INITIALLY_ACTIVE = '2020-12-05T05:00:00Z';
@@ -72,7 +73,8 @@ export function infoService(node: Node): GorillaService {
   return {
     getNodeID: { handler: async () => ({ nodeID: node.nodeID, nodePOP: await nodePOP() }) },
     getNodeIP: {
-      handler: () => ({ ip: `${node.config.publicIp || '127.0.0.1'}:${node.config.stakingPort}` }),
+      // A netip.AddrPort on the real node: `[::1]:9651` for an IPv6 address.
+      handler: () => ({ ip: addrPort(node.config.publicIp || '127.0.0.1', node.config.stakingPort) }),
     },
     getNodeVersion: {
       handler: () => ({
