@@ -1,6 +1,7 @@
 // The test controls a test suite resets and steers a chain with between tests: anvil_reset /
 // hardhat_reset, Anvil's block timestamp interval, the pool edits (drop one tx, all txs, a
-// sender's txs) and Anvil's unsigned send. Each against a real node over HTTP (LMDB).
+// sender's txs), Anvil's unsigned send, the coinbase, the setters Subnet-EVM's fee config refuses,
+// and Ganache's names (evm_setTime, evm_setAccount*). Each against a real node over HTTP (LMDB).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -248,4 +249,35 @@ test('block gas limit, next base fee and minimum gas price are the fee config\'s
     await rpc('evm_mine');
     const after = await head(rpc);
     assert.equal(after.gasLimit, before.gasLimit);
+  }));
+
+test("Ganache's names: evm_setTime (milliseconds or a date, backwards too) and evm_setAccountBalance / Code / Nonce / StorageAt", () =>
+  withDevNode(async (rpc) => {
+    const day = 86_400_000;
+    const offset = await rpc('evm_setTime', [Date.now() + day]);
+    assert.ok(Math.abs(offset - 86_400) <= 2, `offset ${offset} s`);
+    await rpc('evm_mine');
+    const ahead = Number((await head(rpc)).timestamp);
+    assert.ok(Math.abs(ahead - (Date.now() + day) / 1000) <= 5, `${ahead}`);
+    // Backwards: the clock goes back, the next block is still after its parent.
+    const back = await rpc('evm_setTime', [new Date(Date.now() - day).toISOString()]);
+    assert.ok(Math.abs(back + 86_400) <= 2, `offset ${back} s`);
+    await rpc('evm_mine');
+    assert.ok(Number((await head(rpc)).timestamp) >= ahead);
+    assert.ok(Math.abs((await rpc('evm_setTime', ['0x' + Date.now().toString(16)])) - 0) <= 2);
+    for (const bad of ['tomorrow', -5, 2 ** 70, null]) {
+      const e = await rpcError(rpc('evm_setTime', [bad]));
+      assert.equal(e.code, -32602, String(bad));
+    }
+
+    assert.equal(await rpc('evm_setAccountBalance', [OTHER, '0x64']), true);
+    assert.equal(await rpc('evm_setAccountNonce', [OTHER, '0x3']), true);
+    assert.equal(await rpc('evm_setAccountCode', [OTHER, '0x602a60005260206000f3']), true);
+    assert.equal(await rpc('evm_setAccountStorageAt', [OTHER, '0x2', '0x09']), true);
+    assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0x64');
+    assert.equal(await rpc('eth_getTransactionCount', [OTHER, 'latest']), '0x3');
+    assert.equal(await rpc('eth_getCode', [OTHER, 'latest']), '0x602a60005260206000f3');
+    assert.equal(BigInt(await rpc('eth_getStorageAt', [OTHER, '0x2', 'latest'])), 9n);
+    const e = await rpcError(rpc('evm_setAccountBalance', ['0x12', '0x1']));
+    assert.equal(e.code, -32602);
   }));

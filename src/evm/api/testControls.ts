@@ -115,6 +115,22 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     return hexQ(miner.clock.offsetMs / 1000n);
   });
   m.set('anvil_increaseTime', m.get('evm_increaseTime')!);
+  // Ganache's evm_setTime: the clock set to a time in milliseconds (a number, a hex quantity or a
+  // date string), backwards too (the next block is still at least the delay after its parent);
+  // answers the new offset from the node's time in whole seconds.
+  m.set('evm_setTime', (p) => {
+    const v = required(p, 0);
+    let ms: bigint;
+    if (typeof v === 'string' && !/^0[xX]/.test(v) && !/^\d+$/.test(v)) {
+      const t = Date.parse(v);
+      if (Number.isNaN(t)) throw invalidArg(0, `${JSON.stringify(v)} is neither milliseconds nor a date`);
+      ms = BigInt(t);
+    } else ms = num(v, 0);
+    if (ms > MAX_BLOCK_TIME_MS) throw invalidArg(0, `time ${ms} ms out of range: block times are uint64 milliseconds`);
+    miner.clock.offsetMs = ms - BigInt(Math.floor(be.ctx.node.now()));
+    miner.clock.nextTimestampMs = undefined;
+    return Number(miner.clock.offsetMs / 1000n);
+  });
   m.set('evm_setAutomine', (p) => {
     miner.automine = bool(required(p, 0), 0);
     if (miner.automine) miner.txAdded();
@@ -332,6 +348,11 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     be.impersonated.delete(address(required(p, 0), 0));
     return true;
   };
+  // Ganache's names for the same edits.
+  m.set('evm_setAccountBalance', setBalance);
+  m.set('evm_setAccountCode', setCode);
+  m.set('evm_setAccountNonce', setNonce);
+  m.set('evm_setAccountStorageAt', setStorageAt);
   for (const prefix of ['anvil', 'hardhat']) {
     m.set(`${prefix}_setBalance`, setBalance);
     m.set(`${prefix}_setCode`, setCode);
