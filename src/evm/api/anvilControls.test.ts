@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devNode, rpcClient, rpcError, signTx, BLACKHOLE, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import { gunzipSync } from 'node:zlib';
+import { devNode, devNodeWithConfig, rpcClient, rpcError, signTx, BLACKHOLE, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
 
 const OTHER = '0x1234567890123456789012345678901234567890';
 
@@ -281,3 +282,71 @@ test("Ganache's names: evm_setTime (milliseconds or a date, backwards too) and e
     const e = await rpcError(rpc('evm_setAccountBalance', ['0x12', '0x1']));
     assert.equal(e.code, -32602);
   }));
+
+test('anvil_dumpState / anvil_loadState: the latest accounts out of one node and into another (gzipped or plain JSON); a bad file changes nothing', async () => {
+  const W = '0x00000000000000000000000000000000000000ee';
+  let dump = '';
+  let devBalance = '';
+  await withDevNode(async (rpc) => {
+    await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: OTHER, value: '0x7' }]);
+    await rpc('anvil_setCode', [W, '0x602a60005260206000f3']);
+    await rpc('anvil_setStorageAt', [W, '0x5', '0x' + 'ab'.repeat(32)]);
+    await rpc('anvil_setNonce', [W, '0x9']);
+    dump = await rpc('anvil_dumpState');
+    devBalance = await rpc('eth_getBalance', [DEV_ADDRS[0], 'latest']);
+    assert.match(dump, /^0x1f8b/, 'gzipped, as Anvil writes it');
+    const state = JSON.parse(gunzipSync(Buffer.from(dump.slice(2), 'hex')).toString());
+    assert.deepEqual(state.accounts[W], { nonce: 9, balance: '0x0', code: '0x602a60005260206000f3', storage: { '0x5': '0x' + 'ab'.repeat(32) } });
+    assert.equal(state.accounts[OTHER].balance, '0x7');
+    assert.equal(state.best_block_number, await rpc('eth_blockNumber'));
+  });
+  await withDevNode(async (rpc) => {
+    assert.equal(await rpc('anvil_loadState', [dump]), true);
+    assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0x7');
+    assert.equal(await rpc('eth_getBalance', [DEV_ADDRS[0], 'latest']), devBalance);
+    assert.equal(await rpc('eth_getCode', [W, 'latest']), '0x602a60005260206000f3');
+    assert.equal(await rpc('eth_getStorageAt', [W, '0x5', 'latest']), '0x' + 'ab'.repeat(32));
+    assert.equal(await rpc('eth_getTransactionCount', [W, 'latest']), '0x9');
+    assert.equal(BigInt(await rpc('eth_call', [{ to: W }, 'latest'])), 42n);
+    assert.equal(await rpc('eth_blockNumber'), '0x0', 'accounts only: no blocks are carried over');
+
+    // An Anvil file written by hand, not gzipped: its fields win, slots not in it stay.
+    const plain = '0x' + Buffer.from(JSON.stringify({ accounts: { [W]: { nonce: 1, balance: '0x10', code: '0x', storage: { '0x6': '0x2' } } } })).toString('hex');
+    assert.equal(await rpc('anvil_loadState', [plain]), true);
+    assert.equal(await rpc('eth_getBalance', [W, 'latest']), '0x10');
+    assert.equal(await rpc('eth_getCode', [W, 'latest']), '0x');
+    assert.equal(BigInt(await rpc('eth_getStorageAt', [W, '0x6', 'latest'])), 2n);
+    assert.equal(await rpc('eth_getStorageAt', [W, '0x5', 'latest']), '0x' + 'ab'.repeat(32));
+
+    const hexOf = (o: unknown) => '0x' + Buffer.from(typeof o === 'string' ? o : JSON.stringify(o)).toString('hex');
+    for (const bad of [
+      'nope',
+      42,
+      '0x123',
+      '0x1f8b0000',
+      hexOf('{"accounts":'),
+      hexOf([1]),
+      hexOf({ block: {} }),
+      hexOf({ accounts: { '0x12': {} } }),
+      hexOf({ accounts: { [W]: { balance: '0x20', nonce: '0x10000000000000000' } } }),
+      hexOf({ accounts: { [W]: { balance: '0x20', code: 'zz' } } }),
+      hexOf({ accounts: { [W]: { balance: '0x20', storage: { x: '0x1' } } } }),
+      hexOf({ accounts: { [W]: { balance: '0x20' }, [OTHER]: { balance: -1 } } }),
+    ]) {
+      const e = await rpcError(rpc('anvil_loadState', [bad]));
+      assert.equal(e.code, -32602, String(bad));
+    }
+    assert.equal(await rpc('eth_getBalance', [W, 'latest']), '0x10', 'nothing applied');
+  });
+});
+
+test('anvil_dumpState on a chain that does not record preimages: a clear error', async () => {
+  const { node, rpc } = await devNodeWithConfig({ 'preimages-enabled': false });
+  try {
+    const e = await rpcError(rpc('anvil_dumpState'));
+    assert.equal(e.code, -32000);
+    assert.match(e.message, /preimages-enabled/);
+  } finally {
+    await node.stop();
+  }
+});

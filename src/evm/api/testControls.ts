@@ -5,6 +5,7 @@ import { RpcError } from '../rpc/server.js';
 import { address, bool, bytes, hash32, invalidArg, quantity, required, slotKey } from './args.js';
 import { parseCallArgs, type EvmBackend } from './backend.js';
 import { hexQ } from './format.js';
+import { applyAccounts, dumpState, parseStateFile } from './stateDump.js';
 import type { MethodTable } from './eth.js';
 import { timeMs } from '../chain/header.js';
 import { MAX_BLOCK_TIME_MS } from '../miner/miner.js';
@@ -348,6 +349,13 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     be.impersonated.delete(address(required(p, 0), 0));
     return true;
   };
+  // Anvil's state files: the latest state's accounts out, and into the latest state as edits.
+  m.set('anvil_dumpState', () => dumpState(be));
+  m.set('anvil_loadState', async (p) => {
+    const records = parseStateFile(required(p, 0));
+    await editState((sm) => applyAccounts(sm, records));
+    return true;
+  });
   // Ganache's names for the same edits.
   m.set('evm_setAccountBalance', setBalance);
   m.set('evm_setAccountCode', setCode);
