@@ -211,3 +211,44 @@ test('code and storage reads of the deployed token', async () => {
   const supply = await pub.getStorageAt({ address: token, slot: '0x2' });
   assert.equal(BigInt(supply!), parseEther('1000000'));
 });
+
+test('test client (anvil mode) on its own node: dropTransaction, timestamp interval, sendUnsignedTransaction, dumpState/loadState, reset', async () => {
+  const own = await startDevNode();
+  const other = await startDevNode();
+  try {
+    const t = createTestClient({ mode: 'anvil', chain: own.chain, transport: http(own.rpcURL) });
+    const p = createPublicClient<Transport, Chain>({ chain: own.chain, transport: http(own.rpcURL), cacheTime: 0 });
+    const w = createWalletClient<Transport, Chain, Account>({ chain: own.chain, transport: http(own.rpcURL), account });
+    const who = '0x00000000000000000000000000000000000000ab' as Address;
+
+    await t.setAutomine(false);
+    const queued = await w.sendTransaction({ to: who, value: 1n, chain: own.chain });
+    await t.dropTransaction({ hash: queued });
+    assert.equal((await t.getTxpoolStatus()).pending, 0);
+    await t.setAutomine(true);
+
+    await t.setBlockTimestampInterval({ interval: 100 });
+    await t.mine({ blocks: 1 });
+    const b1 = await p.getBlock();
+    await t.mine({ blocks: 1 });
+    assert.equal((await p.getBlock()).timestamp, b1.timestamp + 100n);
+    await t.removeBlockTimestampInterval();
+
+    await t.setBalance({ address: who, value: parseEther('1') });
+    const hash = await t.sendUnsignedTransaction({ from: who, to: ADDR1 as Address, value: 3n });
+    assert.equal((await p.waitForTransactionReceipt({ hash })).from, who);
+
+    const state = await t.dumpState();
+    const t2 = createTestClient({ mode: 'anvil', chain: other.chain, transport: http(other.rpcURL) });
+    await t2.loadState({ state });
+    const p2 = createPublicClient<Transport, Chain>({ chain: other.chain, transport: http(other.rpcURL), cacheTime: 0 });
+    assert.equal(await p2.getBalance({ address: who }), await p.getBalance({ address: who }));
+
+    await t.reset();
+    assert.equal(await p.getBlockNumber(), 0n);
+    assert.equal(await p.getBalance({ address: who }), 0n);
+  } finally {
+    await own.stop();
+    await other.stop();
+  }
+});
