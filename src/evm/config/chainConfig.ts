@@ -8,8 +8,8 @@
 //   precompileActivations(cfg, parentTime | undefined, blockTime), stateUpgradesAt(...),
 //   buildTimeline(cfg).
 import { DEFAULT_FEE_CONFIG, feeConfigJSON, isEmptyFeeConfig, parseFeeConfigJSON, verifyFeeConfig, type FeeConfig, type PartialFeeConfig } from '../fees/feeConfig.js';
-import { isObject, jsonTypeName, type JsonObject, type JsonValue } from './json.js';
-import { decodeBool, decodeUint64 } from './decode.js';
+import { goStruct, isObject, jsonText, jsonTypeName, type JsonObject, type JsonValue } from './json.js';
+import { decodeBool, decodeUint64, fieldTypeError } from './decode.js';
 import {
   UNSCHEDULED_ACTIVATION_TIME,
   UPGRADE_NAMES,
@@ -107,9 +107,51 @@ export interface Rules {
 
 export const EMPTY_UPGRADE_CONFIG: UpgradeConfig = Object.freeze({ stateUpgrades: [], precompileUpgrades: [] }) as UpgradeConfig;
 
-function bigField(v: JsonValue, key: string): bigint {
-  if (typeof v !== 'bigint') throw new Error(`math/big: cannot unmarshal ${JSON.stringify(typeof v === 'string' ? JSON.stringify(v) : String(v))} into a *big.Int`);
+/** JSON names of the struct fields of genesis `config` (geth's ChainConfig and Subnet-EVM's extras). */
+const CHAIN_CONFIG_FIELDS: readonly string[] = [
+  'chainId',
+  ...ETH_BLOCK_KEYS,
+  ...ETH_OTHER_KEYS,
+  ...UPGRADE_NAMES.map(([k]) => k),
+  'feeConfig',
+  'allowFeeRecipients',
+  'initialMinDelayMS',
+];
+
+/**
+ * Where Go's decoder says a genesis `config` field is: every type error inside `config` comes back
+ * through the Genesis decoder, which renames it `Genesis.config.<field path>` (docs/upgrades.md, "Odd JSON").
+ */
+const GENESIS_CONFIG = 'Genesis.config';
+
+/** A geth *big.Int field: a JSON integer (its UnmarshalJSON quotes anything else as written). */
+function bigField(v: JsonValue): bigint {
+  if (typeof v !== 'bigint') throw new Error(`math/big: cannot unmarshal ${JSON.stringify(jsonText(v))} into a *big.Int`);
   return v;
+}
+
+/** geth keys Avalanche does not use, decoded with their Go types (*uint64 times, *big.Int blocks, bools). */
+function decodeEthKey(k: (typeof ETH_OTHER_KEYS)[number], v: JsonValue): JsonValue {
+  switch (k) {
+    case 'shanghaiTime':
+    case 'cancunTime':
+    case 'pragueTime':
+    case 'verkleTime':
+      return decodeUint64(v, `${GENESIS_CONFIG}.${k}`);
+    case 'daoForkSupport':
+    case 'terminalTotalDifficultyPassed':
+      return decodeBool(v, `${GENESIS_CONFIG}.${k}`);
+    case 'ethash': // params.EthashConfig has no fields: always written back as {}
+      if (!isObject(v)) throw fieldTypeError(jsonTypeName(v), `${GENESIS_CONFIG}.ethash`, 'params.EthashConfig');
+      return Object.create(null) as JsonObject;
+    case 'clique': {
+      if (!isObject(v)) throw fieldTypeError(jsonTypeName(v), `${GENESIS_CONFIG}.clique`, 'params.CliqueConfig');
+      const field = (f: string) => (v[f] === undefined || v[f] === null ? 0n : decodeUint64(v[f], `${GENESIS_CONFIG}.clique.${f}`));
+      return { period: field('period'), epoch: field('epoch') };
+    }
+    default:
+      return bigField(v);
+  }
 }
 
 /**
@@ -117,8 +159,11 @@ function bigField(v: JsonValue, key: string): bigint {
  * (§4.3), fee-config default, eth-fork alignment. Validation is verifyChainConfig's job.
  */
 export function parseChainConfig(v: JsonValue | undefined, networkID: number): ChainConfig {
-  const obj: JsonObject = v === undefined || v === null ? Object.create(null) : (v as JsonObject);
-  if (!isObject(obj)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v!)} into Go struct field Genesis.config of type params.ChainConfig`);
+  const given: JsonObject = v === undefined || v === null ? Object.create(null) : (v as JsonObject);
+  // ChainConfig's UnmarshalJSON decodes the Avalanche part first, into extras' local type.
+  if (!isObject(given)) throw fieldTypeError(jsonTypeName(v!), GENESIS_CONFIG, 'extras._ChainConfigExtra');
+  // Struct fields match case-insensitively; the precompile keys are map keys (exact).
+  const obj = goStruct(given, CHAIN_CONFIG_FIELDS);
   const cfg: ChainConfig = {
     networkID,
     chainId: v === undefined || v === null ? DEFAULT_CHAIN_ID : 0n,
@@ -131,30 +176,34 @@ export function parseChainConfig(v: JsonValue | undefined, networkID: number): C
     upgrade: EMPTY_UPGRADE_CONFIG,
     timeline: new Map(),
   };
-  if (obj.chainId !== undefined && obj.chainId !== null) cfg.chainId = bigField(obj.chainId, 'chainId');
+  if (obj.chainId !== undefined && obj.chainId !== null) cfg.chainId = bigField(obj.chainId);
   for (const k of ETH_BLOCK_KEYS) {
     const x = obj[k];
-    cfg.eth.set(k, x === undefined || x === null ? 0n : bigField(x, k));
+    cfg.eth.set(k, x === undefined || x === null ? 0n : bigField(x));
   }
   for (const k of ETH_OTHER_KEYS) {
     const x = obj[k];
-    if (x !== undefined && x !== null) cfg.eth.set(k, x);
+    if (x === undefined || x === null) continue;
+    const value = decodeEthKey(k, x);
+    if (value !== false) cfg.eth.set(k, value); // the bools are omitempty: false is not written back
   }
-  const fc: PartialFeeConfig = parseFeeConfigJSON(obj.feeConfig, 'ChainConfig.feeConfig');
+  const fc: PartialFeeConfig = parseFeeConfigJSON(obj.feeConfig, `${GENESIS_CONFIG}.feeConfig`);
   cfg.feeConfig = isEmptyFeeConfig(fc) ? DEFAULT_FEE_CONFIG : (fc as FeeConfig); // verified later
   if (obj.allowFeeRecipients !== undefined && obj.allowFeeRecipients !== null)
-    cfg.allowFeeRecipients = decodeBool(obj.allowFeeRecipients, 'ChainConfig.allowFeeRecipients');
+    cfg.allowFeeRecipients = decodeBool(obj.allowFeeRecipients, `${GENESIS_CONFIG}.allowFeeRecipients`);
   if (obj.initialMinDelayMS !== undefined && obj.initialMinDelayMS !== null)
-    cfg.initialMinDelayMS = decodeUint64(obj.initialMinDelayMS, 'ChainConfig.initialMinDelayMS');
+    cfg.initialMinDelayMS = decodeUint64(obj.initialMinDelayMS, `${GENESIS_CONFIG}.initialMinDelayMS`);
   const u: NetworkUpgrades = {};
   for (const [k] of UPGRADE_NAMES) {
     const x = obj[k];
-    if (x !== undefined && x !== null) u[k] = decodeUint64(x, `ChainConfig.${k}`);
+    if (x !== undefined && x !== null) u[k] = decodeUint64(x, `${GENESIS_CONFIG}.${k}`);
   }
   cfg.networkUpgrades = setUpgradeDefaults(u, networkID);
   for (const key of PRECOMPILE_KEY_LIST) {
+    // A key given as `null` is still a genesis precompile (Go decodes null into a zero Config):
+    // it never activates and eth_getChainConfig shows it as {"blockTimestamp":null}.
     const x = obj[key];
-    if (x !== undefined && x !== null) cfg.genesisPrecompiles.set(key, parsePrecompileConfig(key, x));
+    if (x !== undefined) cfg.genesisPrecompiles.set(key, parsePrecompileConfig(key, x, GENESIS_CONFIG));
   }
   alignEthForks(cfg);
   cfg.timeline = buildTimeline(cfg);

@@ -4,8 +4,8 @@
 //   genesisAirdrop(g) (the airdrop's addresses, checked against airdropHash),
 //   devGenesis(opts) (the default dev chain's genesis JSON object).
 import { readFileSync } from 'node:fs';
-import { parseJsonBytes, isObject, jsonTypeName, type JsonObject, type JsonValue, JsonSyntaxError } from './json.js';
-import { decodeAddress, decodeHexBytes, decodeHexOrDecimal, decodeHash } from './decode.js';
+import { parseJsonBytes, goStruct, isObject, jsonTypeName, type JsonObject, type JsonValue, JsonSyntaxError } from './json.js';
+import { decodeAddress, decodeHexBytes, decodeHexOrDecimal, decodeHash, decodeUnprefixedAddress, fieldTypeError } from './decode.js';
 import { decodeAddress as hexutilAddress, inStructField } from '../rpc/params.js';
 import { keccak256 } from '../crypto.js';
 import { goPathError } from '../../goPathError.js';
@@ -57,32 +57,47 @@ export const GENESIS_GAS_LIMIT_DEFAULT = 4_712_388n;
 export const GENESIS_DIFFICULTY_DEFAULT = 131_072n;
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 const ZERO_HASH_HEX = '0x' + '00'.repeat(32);
+/** JSON names of core.Genesis and types.Account (matched as Go does: exact, else case-insensitive). */
+const GENESIS_FIELDS = ['config', 'nonce', 'timestamp', 'extraData', 'gasLimit', 'difficulty', 'mixHash', 'coinbase', 'alloc', 'airdropHash', 'airdropAmount', 'number', 'gasUsed', 'parentHash', 'baseFeePerGas', 'excessBlobGas', 'blobGasUsed'] as const;
+const ACCOUNT_FIELDS = ['code', 'storage', 'balance', 'nonce', 'secretKey'] as const;
 
-function storageWord(v: JsonValue, what: string): string {
-  if (typeof v !== 'string') throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type core.storageJSON`);
-  let t = v.startsWith('0x') || v.startsWith('0X') ? v.slice(2) : v;
-  if (t.length > 64) throw new Error(`too many hex characters in storage ${what} ${JSON.stringify(v)}`);
-  if (t.length & 1 || !/^[0-9a-fA-F]*$/.test(t)) throw new Error(`encoding/hex: invalid byte in storage ${what} ${JSON.stringify(v)}`);
-  t = t.padStart(64, '0');
-  return '0x' + t.toLowerCase();
+/**
+ * A genesis storage key or value (types.storageJSON.UnmarshalText): a `0x` prefix is dropped, at most
+ * 64 hex digits, left-padded to 32 bytes. Go's texts quote the digits:
+ * `too many hex characters in storage key/value "<hex>"`, `invalid hex storage key/value "<hex>"`.
+ * A `null` value is the zero word (a TextUnmarshaler is not called for null).
+ */
+function storageWord(v: JsonValue): string {
+  if (v === null) return '0x' + '00'.repeat(32);
+  if (typeof v !== 'string') throw fieldTypeError(jsonTypeName(v), 'Genesis.alloc.storage', 'types.storageJSON');
+  const t = v.startsWith('0x') ? v.slice(2) : v;
+  if (t.length > 64) throw new Error(`too many hex characters in storage key/value ${JSON.stringify(t)}`);
+  if (t.length & 1 || !/^[0-9a-fA-F]*$/.test(t)) throw new Error(`invalid hex storage key/value ${JSON.stringify(t)}`);
+  return '0x' + t.padStart(64, '0').toLowerCase();
 }
 
+/**
+ * `alloc` (types.GenesisAlloc's UnmarshalJSON, map[common.UnprefixedAddress]types.Account; each
+ * account by its own UnmarshalJSON): type errors come back through the Genesis decoder as
+ * `Genesis.alloc[.<field>]`.
+ */
 function parseAlloc(v: JsonValue): Map<string, GenesisAccount> {
-  if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field Genesis.alloc of type types.GenesisAlloc`);
+  if (!isObject(v)) throw fieldTypeError(jsonTypeName(v), 'Genesis.alloc', 'map[common.UnprefixedAddress]types.Account');
   const out = new Map<string, GenesisAccount>();
-  for (const [addr, a] of Object.entries(v)) {
-    const address = decodeAddress(addr, 'Genesis.alloc', true);
-    if (!isObject(a)) throw new Error(`json: cannot unmarshal ${jsonTypeName(a)} into Go value of type types.Account`);
-    if (a.balance === undefined || a.balance === null) throw new Error(`missing required field 'balance' for GenesisAccount`);
+  for (const [addr, entry] of Object.entries(v)) {
+    const address = decodeUnprefixedAddress(addr);
+    if (entry !== null && !isObject(entry)) throw fieldTypeError(jsonTypeName(entry), 'Genesis.alloc', 'types.Account');
+    const a = entry === null ? null : goStruct(entry, ACCOUNT_FIELDS);
+    if (a === null || a.balance === undefined || a.balance === null) throw new Error(`missing required field 'balance' for GenesisAccount`);
     const acc: GenesisAccount = {
       balance: decodeHexOrDecimal(a.balance, 256),
       nonce: a.nonce === undefined || a.nonce === null ? 0n : decodeHexOrDecimal(a.nonce, 64),
     };
-    if (a.code !== undefined && a.code !== null) acc.code = decodeHexBytes(a.code, 'Account.code');
+    if (a.code !== undefined && a.code !== null) acc.code = decodeHexBytes(a.code, 'Genesis.alloc.code');
     if (a.storage !== undefined && a.storage !== null) {
-      if (!isObject(a.storage)) throw new Error(`json: cannot unmarshal ${jsonTypeName(a.storage)} into Go struct field Account.storage of type map[core.storageJSON]core.storageJSON`);
+      if (!isObject(a.storage)) throw fieldTypeError(jsonTypeName(a.storage), 'Genesis.alloc.storage', 'map[types.storageJSON]types.storageJSON');
       acc.storage = new Map();
-      for (const [k, val] of Object.entries(a.storage)) acc.storage.set(storageWord(k, 'key'), storageWord(val, 'value'));
+      for (const [k, val] of Object.entries(a.storage)) acc.storage.set(storageWord(k), storageWord(val));
     }
     out.set(address, acc);
   }
@@ -126,8 +141,9 @@ function readAirdropFile(path: string): Uint8Array {
  * `failed to verify genesis: invalid fee config: minBaseFee cannot be nil`.
  */
 export function parseGenesis(bytes: Uint8Array, networkID: number, upgradeBytes?: Uint8Array, airdropFile?: string): Genesis {
-  const root = decodeJson(bytes);
-  if (!isObject(root)) throw new Error(`json: cannot unmarshal ${jsonTypeName(root)} into Go value of type core.Genesis`);
+  const parsed = decodeJson(bytes);
+  if (!isObject(parsed)) throw new Error(`json: cannot unmarshal ${jsonTypeName(parsed)} into Go value of type core.Genesis`);
+  const root = goStruct(parsed, GENESIS_FIELDS);
   const nonce = optHexOrDec(root, 'nonce', 64) ?? 0n;
   const timestamp = optHexOrDec(root, 'timestamp', 64) ?? 0n;
   const extraData = root.extraData === undefined || root.extraData === null ? new Uint8Array(0) : decodeHexBytes(root.extraData, 'Genesis.extraData');

@@ -1,12 +1,22 @@
 // A small JSON parser that keeps integers exact: genesis and upgrade files carry numbers beyond
 // 2^53 (balances, fee config fields), which JSON.parse would round.
-//   parseJson(text) → JsonValue: integer literals become bigint, other numbers a JS number,
+//   parseJson(text) → JsonValue: integer literals become bigint, other numbers a JsonFloat (the
+//   literal as written: Go's decoders quote it, `number 1e3`, and refuse it in every integer field),
 //   objects are null-prototype records (so keys like "__proto__" are plain data).
 // Errors mimic Go's encoding/json texts where a user can see them.
 
 import { GO_MAX_DEPTH_ERROR, exceedsGoJsonDepth } from '../../jsonDepth.js';
+import { goFoldKey } from '../../rpc/rawJSON.js';
 
-export type JsonValue = null | boolean | string | bigint | number | JsonValue[] | JsonObject;
+export type JsonValue = null | boolean | string | bigint | JsonFloat | JsonValue[] | JsonObject;
+
+/** A number literal with a fraction or an exponent, kept as written (`1e3`, `1.50`). */
+export class JsonFloat {
+  constructor(readonly text: string) {}
+  toJSON(): number {
+    return Number(this.text);
+  }
+}
 export interface JsonObject {
   [key: string]: JsonValue;
 }
@@ -51,7 +61,34 @@ export function parseJsonBytes(bytes: Uint8Array): JsonValue {
 }
 
 export function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonFloat);
+}
+
+/**
+ * A parsed value written back as compact JSON text, numbers as they were written (what Go's
+ * decoders quote in their errors; whitespace inside the value is not kept).
+ */
+export function jsonText(v: JsonValue): string {
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof JsonFloat) return v.text;
+  if (Array.isArray(v)) return '[' + v.map(jsonText).join(',') + ']';
+  if (isObject(v)) return '{' + Object.keys(v).map((k) => JSON.stringify(k) + ':' + jsonText(v[k]!)).join(',') + '}';
+  return JSON.stringify(v);
+}
+
+/**
+ * The members of a JSON object decoded into a Go struct with the JSON names `fields`: Go's
+ * encoding/json matches a member to a field by its exact name or, failing that, case-insensitively
+ * (`"ChainID"` sets `chainId`), the later of two matching members winning. Returns a copy where
+ * each matched member is under its field's exact name; other members are kept as they are (genesis
+ * `config` is also read as a map of precompile keys, matched exactly).
+ */
+export function goStruct(obj: JsonObject, fields: readonly string[]): JsonObject {
+  const exact = new Set(fields);
+  const folded = new Map(fields.map((f) => [goFoldKey(f), f]));
+  const out = Object.create(null) as JsonObject;
+  for (const [k, v] of Object.entries(obj)) out[exact.has(k) ? k : (folded.get(goFoldKey(k)) ?? k)] = v;
+  return out;
 }
 
 /** Go-style name of a JSON value's type for "cannot unmarshal X into ..." messages. */
@@ -59,7 +96,7 @@ export function jsonTypeName(v: JsonValue): string {
   if (v === null) return 'null';
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'string') return 'string';
-  if (typeof v === 'bigint' || typeof v === 'number') return 'number';
+  if (typeof v === 'bigint' || v instanceof JsonFloat) return 'number';
   if (Array.isArray(v)) return 'array';
   return 'object';
 }
@@ -180,7 +217,7 @@ class Parser {
       const m = NUMBER_RE.exec(s);
       if (!m) this.fail();
       this.i += m[0].length;
-      return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : Number(m[0]);
+      return m[1] === undefined && m[2] === undefined ? BigInt(m[0]) : new JsonFloat(m[0]);
     }
     return this.fail();
   }

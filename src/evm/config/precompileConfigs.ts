@@ -1,6 +1,6 @@
 // Stateful-precompile configs as they appear in genesis `config` and upgrade.json
 // (reference subnet-evm.md §2.2 serialization, §4.1, §8 per-precompile Verify).
-//   PrecompileConfig, parsePrecompileConfig(key, json), verifyPrecompileConfig(cfg, isDurangoAt),
+//   PrecompileConfig, parsePrecompileConfig(key, json, root), verifyPrecompileConfig(cfg, isDurangoAt),
 //   precompileConfigJSON(cfg), PRECOMPILE_KEY_LIST (registered keys, ascending address).
 import {
   PRECOMPILE_ADDRESSES,
@@ -8,8 +8,8 @@ import {
   type PrecompileKey,
 } from '../precompiles/addresses.js';
 import { feeConfigJSON, parseFeeConfigJSON, verifyFeeConfig, type PartialFeeConfig } from '../fees/feeConfig.js';
-import { isObject, jsonTypeName, type JsonValue } from './json.js';
-import { checksumAddress, decodeAddress, decodeBool, decodeHexOrDecimal, decodeUint64 } from './decode.js';
+import { goStruct, isObject, jsonTypeName, type JsonValue } from './json.js';
+import { checksumAddress, decodeAddress, decodeBool, decodeHexOrDecimal, decodeUint64, fieldTypeError } from './decode.js';
 
 export type { PrecompileKey };
 export { isPrecompileKey };
@@ -45,6 +45,8 @@ export interface PrecompileConfig {
 }
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+/** JSON names of the precompile Config structs' fields (matched as Go does: exact, else case-insensitive). */
+const CONFIG_FIELDS = ['adminAddresses', 'managerAddresses', 'enabledAddresses', 'blockTimestamp', 'disable', 'initialMint', 'initialFeeConfig', 'initialRewardConfig', 'quorumNumerator', 'requirePrimaryNetworkSigners'] as const;
 const GO_TYPES: Record<PrecompileKey, string> = {
   contractDeployerAllowListConfig: 'deployerallowlist.Config',
   contractNativeMinterConfig: 'nativeminter.Config',
@@ -54,16 +56,20 @@ const GO_TYPES: Record<PrecompileKey, string> = {
   warpConfig: 'warp.Config',
 };
 
-function addressList(v: JsonValue | undefined, field: string): string[] {
+function addressList(v: JsonValue | undefined, path: string): string[] {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${field} of type []common.Address`);
-  return v.map((a) => decodeAddress(a, field));
+  if (!Array.isArray(v)) throw fieldTypeError(jsonTypeName(v), path, '[]common.Address');
+  return v.map((a) => decodeAddress(a, path));
 }
 
-/** Decode one precompile config object (Go json.Unmarshal into the module's Config; unknown fields ignored). */
-export function parsePrecompileConfig(key: PrecompileKey, v: JsonValue): PrecompileConfig {
-  const t = GO_TYPES[key];
-  if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type ${t}`);
+/**
+ * Decode one precompile config object (Go json.Unmarshal into the module's Config; unknown fields
+ * ignored; `null` leaves the zero Config: no blockTimestamp, never active). `root` is where the
+ * config sits for Go's error texts: `Genesis.config` (genesis) or `UpgradeConfig.precompileUpgrades`
+ * (upgrade.json) — the outer decoder renames a field error `<root>.<field>`, e.g.
+ * `json: cannot unmarshal string into Go struct field Genesis.config.blockTimestamp of type uint64`.
+ */
+export function parsePrecompileConfig(key: PrecompileKey, given: JsonValue, root: string): PrecompileConfig {
   const cfg: PrecompileConfig = {
     key,
     address: PRECOMPILE_ADDRESSES.get(key)!,
@@ -72,37 +78,44 @@ export function parsePrecompileConfig(key: PrecompileKey, v: JsonValue): Precomp
     managerAddresses: [],
     enabledAddresses: [],
   };
-  if (v.blockTimestamp !== undefined && v.blockTimestamp !== null)
-    cfg.blockTimestamp = decodeUint64(v.blockTimestamp, `${t}.blockTimestamp`);
-  if (v.disable !== undefined && v.disable !== null) cfg.disable = decodeBool(v.disable, `${t}.disable`);
   if (key === 'warpConfig') {
-    cfg.quorumNumerator = v.quorumNumerator === undefined || v.quorumNumerator === null ? 0n : decodeUint64(v.quorumNumerator, `${t}.quorumNumerator`);
-    cfg.requirePrimaryNetworkSigners =
-      v.requirePrimaryNetworkSigners === undefined || v.requirePrimaryNetworkSigners === null
-        ? false
-        : decodeBool(v.requirePrimaryNetworkSigners, `${t}.requirePrimaryNetworkSigners`);
+    cfg.quorumNumerator = 0n;
+    cfg.requirePrimaryNetworkSigners = false;
+  }
+  if (given === null) return cfg;
+  if (!isObject(given)) throw fieldTypeError(jsonTypeName(given), root, GO_TYPES[key]);
+  const v = goStruct(given, CONFIG_FIELDS);
+  const at = (field: string) => `${root}.${field}`;
+  if (v.blockTimestamp !== undefined && v.blockTimestamp !== null) cfg.blockTimestamp = decodeUint64(v.blockTimestamp, at('blockTimestamp'));
+  if (v.disable !== undefined && v.disable !== null) cfg.disable = decodeBool(v.disable, at('disable'));
+  if (key === 'warpConfig') {
+    if (v.quorumNumerator !== undefined && v.quorumNumerator !== null) cfg.quorumNumerator = decodeUint64(v.quorumNumerator, at('quorumNumerator'));
+    if (v.requirePrimaryNetworkSigners !== undefined && v.requirePrimaryNetworkSigners !== null)
+      cfg.requirePrimaryNetworkSigners = decodeBool(v.requirePrimaryNetworkSigners, at('requirePrimaryNetworkSigners'));
     return cfg;
   }
-  cfg.adminAddresses = addressList(v.adminAddresses, `${t}.adminAddresses`);
-  cfg.managerAddresses = addressList(v.managerAddresses, `${t}.managerAddresses`);
-  cfg.enabledAddresses = addressList(v.enabledAddresses, `${t}.enabledAddresses`);
+  cfg.adminAddresses = addressList(v.adminAddresses, at('adminAddresses'));
+  cfg.managerAddresses = addressList(v.managerAddresses, at('managerAddresses'));
+  cfg.enabledAddresses = addressList(v.enabledAddresses, at('enabledAddresses'));
   if (key === 'contractNativeMinterConfig' && v.initialMint !== undefined && v.initialMint !== null) {
     const m = v.initialMint;
-    if (!isObject(m)) throw new Error(`json: cannot unmarshal ${jsonTypeName(m)} into Go struct field ${t}.initialMint of type map[common.Address]*math.HexOrDecimal256`);
+    if (!isObject(m)) throw fieldTypeError(jsonTypeName(m), at('initialMint'), 'map[common.Address]*math.HexOrDecimal256');
     cfg.initialMint = new Map();
     for (const [addr, amount] of Object.entries(m)) {
-      const a = decodeAddress(addr, `${t}.initialMint`, false);
+      // The key is read by common.Address's UnmarshalJSON: its type errors name the map field.
+      const a = decodeAddress(addr, at('initialMint'));
       cfg.initialMint.set(a, amount === null ? null : decodeHexOrDecimal(amount, 256, true));
     }
   }
   if (key === 'feeManagerConfig' && v.initialFeeConfig !== undefined && v.initialFeeConfig !== null)
-    cfg.initialFeeConfig = parseFeeConfigJSON(v.initialFeeConfig, `${t}.initialFeeConfig`);
+    cfg.initialFeeConfig = parseFeeConfigJSON(v.initialFeeConfig, at('initialFeeConfig'));
   if (key === 'rewardManagerConfig' && v.initialRewardConfig !== undefined && v.initialRewardConfig !== null) {
-    const r = v.initialRewardConfig;
-    if (!isObject(r)) throw new Error(`json: cannot unmarshal ${jsonTypeName(r)} into Go struct field ${t}.initialRewardConfig of type rewardmanager.InitialRewardConfig`);
+    if (!isObject(v.initialRewardConfig)) throw fieldTypeError(jsonTypeName(v.initialRewardConfig), at('initialRewardConfig'), 'rewardmanager.InitialRewardConfig');
+    const r = goStruct(v.initialRewardConfig, ['allowFeeRecipients', 'rewardAddress']);
     cfg.initialRewardConfig = {
-      allowFeeRecipients: r.allowFeeRecipients === undefined || r.allowFeeRecipients === null ? false : decodeBool(r.allowFeeRecipients, `${t}.initialRewardConfig.allowFeeRecipients`),
-      rewardAddress: r.rewardAddress === undefined || r.rewardAddress === null ? ZERO_ADDRESS : decodeAddress(r.rewardAddress, `${t}.initialRewardConfig.rewardAddress`),
+      allowFeeRecipients: r.allowFeeRecipients === undefined || r.allowFeeRecipients === null ? false : decodeBool(r.allowFeeRecipients, at('initialRewardConfig.allowFeeRecipients')),
+      // common.Address (not a pointer): Go hands even `null` to its UnmarshalJSON, which refuses a non-string.
+      rewardAddress: r.rewardAddress === undefined ? ZERO_ADDRESS : decodeAddress(r.rewardAddress, at('initialRewardConfig.rewardAddress')),
     };
   }
   return cfg;
@@ -158,9 +171,10 @@ export function verifyPrecompileConfig(c: PrecompileConfig, isDurangoAt: (ts: bi
       if (c.initialFeeConfig) verifyFeeConfig(c.initialFeeConfig);
       return;
     case 'rewardManagerConfig':
-      verifyAllowList(c, isDurangoAt);
+      // rewardmanager.Config.Verify checks its initial config before the allow list.
       if (c.initialRewardConfig && c.initialRewardConfig.allowFeeRecipients && c.initialRewardConfig.rewardAddress !== ZERO_ADDRESS)
         throw new Error('cannot enable both fee recipients and reward address at the same time');
+      verifyAllowList(c, isDurangoAt);
       return;
     default:
       verifyAllowList(c, isDurangoAt);

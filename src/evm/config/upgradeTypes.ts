@@ -3,8 +3,8 @@
 //   verifyPrecompileUpgrades(genesis, upgrades, isDurangoAt), verifyStateUpgrades(list),
 //   upgradeConfigJSON(u) (the `upgrades` object of eth_getChainConfig).
 // upgrade.ts turns bytes into a ChainConfig (parseUpgradeConfig).
-import { isObject, jsonTypeName, type JsonValue } from './json.js';
-import { decodeAddress, decodeHash, decodeHexBytes, decodeHexOrDecimal, decodeUint64 } from './decode.js';
+import { goStruct, isObject, jsonTypeName, type JsonValue } from './json.js';
+import { decodeAddress, decodeHash, decodeHexBytes, decodeHexOrDecimal, decodeUint64, fieldTypeError } from './decode.js';
 import { UPGRADE_NAMES, type NetworkUpgrades } from './networkUpgrades.js';
 import {
   isPrecompileKey,
@@ -28,6 +28,8 @@ export interface StateUpgrade {
   blockTimestamp?: bigint;
   /** Lower-case 0x address → change. */
   accounts: Map<string, StateUpgradeAccount>;
+  /** `accounts` was absent or null (Go's nil map: eth_getChainConfig writes `"accounts":null`). */
+  accountsNull?: boolean;
 }
 
 export interface UpgradeConfig {
@@ -36,64 +38,79 @@ export interface UpgradeConfig {
   precompileUpgrades: PrecompileConfig[];
 }
 
-function decodeOverrides(v: JsonValue): NetworkUpgrades {
-  if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field UpgradeConfig.networkUpgradeOverrides of type extras.NetworkUpgrades`);
+// Go decodes upgrade.json with one json.Unmarshal into extras.UpgradeConfig: a type error names the
+// innermost struct and the whole field path from the root (`StateUpgrade.stateUpgrades.blockTimestamp`);
+// a precompile config is decoded by PrecompileUpgrade's own UnmarshalJSON, so its field errors come
+// back as `UpgradeConfig.precompileUpgrades.<field>`.
+const PRECOMPILE_UPGRADES = 'UpgradeConfig.precompileUpgrades';
+
+function decodeOverrides(given: JsonValue): NetworkUpgrades {
+  if (!isObject(given)) throw fieldTypeError(jsonTypeName(given), 'UpgradeConfig.networkUpgradeOverrides', 'extras.NetworkUpgrades');
+  const v = goStruct(given, UPGRADE_NAMES.map(([k]) => k));
   const out: NetworkUpgrades = {};
   for (const [k] of UPGRADE_NAMES) {
     const x = v[k];
-    if (x !== undefined && x !== null) out[k] = decodeUint64(x, `NetworkUpgrades.${k}`);
+    if (x !== undefined && x !== null) out[k] = decodeUint64(x, `NetworkUpgrades.networkUpgradeOverrides.${k}`);
   }
   return out;
 }
 
-function decodeStateUpgrade(v: JsonValue): StateUpgrade {
-  if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field UpgradeConfig.stateUpgrades of type extras.StateUpgrade`);
-  const su: StateUpgrade = { accounts: new Map() };
-  if (v.blockTimestamp !== undefined && v.blockTimestamp !== null) su.blockTimestamp = decodeUint64(v.blockTimestamp, 'StateUpgrade.blockTimestamp');
+/** One account of a state upgrade; `null` is the zero StateUpgradeAccount (no change). */
+function decodeStateUpgradeAccount(given: JsonValue): StateUpgradeAccount {
+  const at = (field: string) => `StateUpgradeAccount.stateUpgrades.accounts.${field}`;
+  const acc: StateUpgradeAccount = {};
+  if (given === null) return acc;
+  if (!isObject(given)) throw fieldTypeError(jsonTypeName(given), 'StateUpgrade.stateUpgrades.accounts', 'extras.StateUpgradeAccount');
+  const a = goStruct(given, ['code', 'storage', 'balanceChange']);
+  if (a.code !== undefined && a.code !== null) acc.code = decodeHexBytes(a.code, at('code'));
+  if (a.storage !== undefined && a.storage !== null) {
+    if (!isObject(a.storage)) throw fieldTypeError(jsonTypeName(a.storage), at('storage'), 'map[common.Hash]common.Hash');
+    acc.storage = new Map();
+    for (const [slot, val] of Object.entries(a.storage)) acc.storage.set(decodeHash(slot, at('storage')), decodeHash(val, at('storage')));
+  }
+  if (a.balanceChange !== undefined && a.balanceChange !== null) acc.balanceChange = decodeHexOrDecimal(a.balanceChange, 256, true);
+  return acc;
+}
+
+/** `null` is the zero StateUpgrade: no blockTimestamp (refused by validation), accounts null. */
+function decodeStateUpgrade(given: JsonValue): StateUpgrade {
+  const su: StateUpgrade = { accounts: new Map(), accountsNull: true };
+  if (given === null) return su;
+  if (!isObject(given)) throw fieldTypeError(jsonTypeName(given), 'UpgradeConfig.stateUpgrades', 'extras.StateUpgrade');
+  const v = goStruct(given, ['blockTimestamp', 'accounts']);
+  if (v.blockTimestamp !== undefined && v.blockTimestamp !== null) su.blockTimestamp = decodeUint64(v.blockTimestamp, 'StateUpgrade.stateUpgrades.blockTimestamp');
   const accts = v.accounts;
   if (accts !== undefined && accts !== null) {
-    if (!isObject(accts)) throw new Error(`json: cannot unmarshal ${jsonTypeName(accts)} into Go struct field StateUpgrade.stateUpgrades.accounts of type map[common.Address]extras.StateUpgradeAccount`);
-    for (const [addr, a] of Object.entries(accts)) {
-      const address = decodeAddress(addr, 'StateUpgrade.accounts');
-      if (!isObject(a)) throw new Error(`json: cannot unmarshal ${jsonTypeName(a)} into Go struct field StateUpgrade.stateUpgrades.accounts of type extras.StateUpgradeAccount`);
-      const acc: StateUpgradeAccount = {};
-      if (a.code !== undefined && a.code !== null) acc.code = decodeHexBytes(a.code, 'StateUpgradeAccount.code');
-      if (a.storage !== undefined && a.storage !== null) {
-        if (!isObject(a.storage)) throw new Error(`json: cannot unmarshal ${jsonTypeName(a.storage)} into Go struct field StateUpgradeAccount.storage of type map[common.Hash]common.Hash`);
-        acc.storage = new Map();
-        for (const [slot, val] of Object.entries(a.storage)) acc.storage.set(decodeHash(slot, 'StateUpgradeAccount.storage'), decodeHash(val, 'StateUpgradeAccount.storage'));
-      }
-      if (a.balanceChange !== undefined && a.balanceChange !== null) acc.balanceChange = decodeHexOrDecimal(a.balanceChange, 256, true);
-      su.accounts.set(address, acc);
-    }
+    if (!isObject(accts)) throw fieldTypeError(jsonTypeName(accts), 'StateUpgrade.stateUpgrades.accounts', 'map[common.Address]extras.StateUpgradeAccount');
+    su.accountsNull = false;
+    for (const [addr, a] of Object.entries(accts)) su.accounts.set(decodeAddress(addr, 'StateUpgrade.stateUpgrades.accounts'), decodeStateUpgradeAccount(a));
   }
   return su;
 }
 
+/** PrecompileUpgrade.UnmarshalJSON: `null` and `{}` are both `PrecompileUpgrade cannot be empty`. */
 function decodePrecompileUpgrade(v: JsonValue): PrecompileConfig {
-  if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type map[string]json.RawMessage`);
-  const keys = Object.keys(v);
+  if (v !== null && !isObject(v)) throw fieldTypeError(jsonTypeName(v), PRECOMPILE_UPGRADES, 'map[string]json.RawMessage');
+  const keys = v === null ? [] : Object.keys(v);
   if (keys.length === 0) throw new Error('PrecompileUpgrade cannot be empty');
   if (keys.length !== 1) throw new Error(`PrecompileUpgrade must have exactly one key, got ${keys.length}`);
   const key = keys[0]!;
   if (!isPrecompileKey(key)) throw new Error(`unknown precompile config: ${key}`);
-  return parsePrecompileConfig(key, v[key]!);
+  return parsePrecompileConfig(key, (v as Record<string, JsonValue>)[key]!, PRECOMPILE_UPGRADES);
 }
 
 /** Decode parsed upgrade.json (errors unprefixed; the caller wraps `failed to parse upgrade bytes: `). */
-export function decodeUpgradeConfig(v: JsonValue): UpgradeConfig {
-  if (v === null) return { stateUpgrades: [], precompileUpgrades: [] };
-  if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go value of type extras.UpgradeConfig`);
+export function decodeUpgradeConfig(given: JsonValue): UpgradeConfig {
+  if (given === null) return { stateUpgrades: [], precompileUpgrades: [] };
+  if (!isObject(given)) throw new Error(`json: cannot unmarshal ${jsonTypeName(given)} into Go value of type extras.UpgradeConfig`);
+  const v = goStruct(given, ['networkUpgradeOverrides', 'stateUpgrades', 'precompileUpgrades']);
   const out: UpgradeConfig = { stateUpgrades: [], precompileUpgrades: [] };
   if (v.networkUpgradeOverrides !== undefined && v.networkUpgradeOverrides !== null) out.networkUpgradeOverrides = decodeOverrides(v.networkUpgradeOverrides);
-  for (const [name, target] of [
-    ['stateUpgrades', 'stateUpgrades'],
-    ['precompileUpgrades', 'precompileUpgrades'],
-  ] as const) {
+  for (const name of ['stateUpgrades', 'precompileUpgrades'] as const) {
     const list = v[name];
     if (list === undefined || list === null) continue;
-    if (!Array.isArray(list)) throw new Error(`json: cannot unmarshal ${jsonTypeName(list)} into Go struct field UpgradeConfig.${name} of type []extras.${name === 'stateUpgrades' ? 'StateUpgrade' : 'PrecompileUpgrade'}`);
-    if (target === 'stateUpgrades') out.stateUpgrades = list.map(decodeStateUpgrade);
+    if (!Array.isArray(list)) throw fieldTypeError(jsonTypeName(list), `UpgradeConfig.${name}`, `[]extras.${name === 'stateUpgrades' ? 'StateUpgrade' : 'PrecompileUpgrade'}`);
+    if (name === 'stateUpgrades') out.stateUpgrades = list.map(decodeStateUpgrade);
     else out.precompileUpgrades = list.map(decodePrecompileUpgrade);
   }
   return out;
@@ -177,7 +194,7 @@ export function upgradeConfigJSON(u: UpgradeConfig): Record<string, unknown> {
           ao.balanceChange = a.balanceChange < 0n ? '-0x' + (-a.balanceChange).toString(16) : '0x' + a.balanceChange.toString(16);
         accounts[addr] = ao;
       }
-      so.accounts = accounts;
+      so.accounts = s.accountsNull ? null : accounts;
       return so;
     });
   if (u.precompileUpgrades.length) o.precompileUpgrades = u.precompileUpgrades.map((c) => ({ [c.key]: precompileConfigJSON(c) }));

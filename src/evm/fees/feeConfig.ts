@@ -2,7 +2,8 @@
 //   FeeConfig, DEFAULT_FEE_CONFIG, verifyFeeConfig(fc) (exact §7.2 errors, in order),
 //   feeConfigJSON(fc) (eth_feeConfig / eth_getChainConfig shape, bigint values → bare JSON numbers),
 //   parseFeeConfigJSON(value, where) (Go big.Int decoding: JSON numbers only), isEmptyFeeConfig.
-import { jsonTypeName, type JsonValue, isObject } from '../config/json.js';
+import { goStruct, jsonText, jsonTypeName, type JsonValue, isObject } from '../config/json.js';
+import { decodeUint64 } from '../config/decode.js';
 
 export interface FeeConfig {
   /** Exact gas limit of every block. */
@@ -105,24 +106,20 @@ export function feeConfigJSON(fc: PartialFeeConfig): Record<string, bigint> {
 
 /**
  * Decode a fee config object like Go does: big fields accept only JSON integers (or null = nil),
- * targetBlockRate is a uint64. `where` names the Go struct path for error texts.
+ * targetBlockRate is a uint64. `where` is the field's Go path for error texts (`Genesis.config.feeConfig`).
  */
-export function parseFeeConfigJSON(v: JsonValue | undefined, where = 'ChainConfig.feeConfig'): PartialFeeConfig {
+export function parseFeeConfigJSON(v: JsonValue | undefined, where: string): PartialFeeConfig {
   const out: PartialFeeConfig = {};
   if (v === undefined || v === null) return out;
   if (!isObject(v)) throw new Error(`json: cannot unmarshal ${jsonTypeName(v)} into Go struct field ${where} of type commontype.FeeConfig`);
+  const o = goStruct(v, FEE_CONFIG_KEYS);
   for (const k of FEE_CONFIG_KEYS) {
-    const x = v[k];
+    const x = o[k];
     if (x === undefined || x === null) continue;
-    if (k === 'targetBlockRate') {
-      if (typeof x !== 'bigint' || x < 0n || x > MAX_UINT64)
-        throw new Error(`json: cannot unmarshal ${jsonTypeName(x)} into Go struct field ${where}.${k} of type uint64`);
-      out[k] = x;
-    } else {
-      if (typeof x !== 'bigint') {
-        const text = typeof x === 'string' ? JSON.stringify(x) : typeof x === 'number' ? String(x) : JSON.stringify(x);
-        throw new Error(`math/big: cannot unmarshal ${JSON.stringify(text)} into a *big.Int`);
-      }
+    if (k === 'targetBlockRate') out[k] = decodeUint64(x, `${where}.${k}`);
+    else {
+      // *big.Int reads the literal (a string keeps its quotes): `math/big: cannot unmarshal "\"1\"" into a *big.Int`.
+      if (typeof x !== 'bigint') throw new Error(`math/big: cannot unmarshal ${JSON.stringify(jsonText(x))} into a *big.Int`);
       out[k] = x;
     }
   }

@@ -21,7 +21,7 @@ export { DEFAULT_FEE_CONFIG };
 /** Parses and validates a precompile config with the chain-config module (Durango always active). */
 export function parsePrecompileConfig(key: string, json: unknown): PrecompileConfig {
   if (!isPrecompileKey(key)) throw new Error(`unknown precompile config: ${key}`);
-  const cfg = parseConfig(key, parseJson(JSON.stringify(json))); // numbers become bigint as in genesis parsing
+  const cfg = parseConfig(key, parseJson(JSON.stringify(json)), 'Genesis.config'); // numbers become bigint as in genesis parsing
   verifyPrecompileConfig(cfg, () => true);
   return cfg;
 }
