@@ -174,6 +174,10 @@ export class Consensus {
         await sm.putAccount(a, acc);
         if (code) await sm.putCode(a, code);
         for (const [k, v] of change.storage ?? []) await sm.putStorage(a, hexToBytes(k), stripZeros(hexToBytes(v)));
+        // Every upgraded account is dirty in Go's state, whose Finalise (EIP-158) deletes one left
+        // empty — no nonce, balance or code — storage and all: a storage-only upgrade of a fresh
+        // address leaves nothing.
+        if ((await sm.getAccount(a))?.isEmpty()) await sm.deleteAccount(a);
       }
     }
     configureEVM(vm.evm as never, this.rulesAt(header.timestamp), this.env);

@@ -17,6 +17,8 @@ const EWOQ = '0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC';
 const ADDR1 = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const FRESH = '0x00000000000000000000000000000000000c0ffe';
 const CODED = '0x00000000000000000000000000000000000c0de0';
+const STORE_ONLY = '0x00000000000000000000000000000000005707e0';
+const STORE_BAL = '0x00000000000000000000000000000000005707e1';
 const NATIVE_MINTER = '0x0200000000000000000000000000000000000001';
 const TX_ALLOW_LIST = '0x0200000000000000000000000000000000000002';
 const ZERO32 = '0x' + '00'.repeat(32);
@@ -95,7 +97,20 @@ before(async () => {
     ],
   });
   // `"code": "0x"` is no code change (Go: len(code) != 0): no nonce bump, existing code kept.
-  upgrade('su0', { stateUpgrades: [{ blockTimestamp: T, accounts: { [FRESH]: { balanceChange: '1', code: '0x' }, [CODED]: { code: '0x' } } }] });
+  // STORE_ONLY ends the upgrade empty (no nonce, balance or code): Go's state deletes it, storage and all.
+  upgrade('su0', {
+    stateUpgrades: [
+      {
+        blockTimestamp: T,
+        accounts: {
+          [FRESH]: { balanceChange: '1', code: '0x' },
+          [CODED]: { code: '0x' },
+          [STORE_ONLY]: { storage: { [ZERO32]: word(7n) } },
+          [STORE_BAL]: { balanceChange: '2', storage: { [ZERO32]: word(8n) } },
+        },
+      },
+    ],
+  });
   node = await startTestNode({
     'chain-config-dir': cfgDir,
     chains: [
@@ -205,6 +220,9 @@ test('upgrade.json: a state upgrade with empty code ("0x") changes no code and n
   assert.equal(await result('su0', 'eth_getTransactionCount', [FRESH, at.number]), '0x0');
   assert.equal(await result('su0', 'eth_getCode', [FRESH, at.number]), '0x');
   assert.equal(await result('su0', 'eth_getCode', [CODED, at.number]), '0x6001');
+  assert.equal(await result('su0', 'eth_getStorageAt', [STORE_ONLY, ZERO32, at.number]), ZERO32, 'an account left empty is deleted');
+  assert.equal(await result('su0', 'eth_getStorageAt', [STORE_BAL, ZERO32, at.number]), word(8n));
+  assert.equal(await result('su0', 'eth_getBalance', [STORE_BAL, at.number]), '0x2');
 });
 
 test('network upgrades: each one changes the header and the EVM at its own time (SubnetEVM → Durango → Etna → Granite)', async () => {
