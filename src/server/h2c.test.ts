@@ -246,3 +246,31 @@ test('h2c: stopping the node closes an idle HTTP/2 connection with a GOAWAY', as
   assert.ok(goaway, 'the client saw a GOAWAY');
   assert.ok(s.destroyed || s.closed);
 });
+
+test("header lists as Go's HTTP/2 server takes them: 200 headers, and 120 KiB of them, are served (node:http2 alone resets past 128 headers or a 64 KiB list)", async () => {
+  const s = await connect();
+  try {
+    const many: http2.OutgoingHttpHeaders = {};
+    for (let i = 0; i < 200; i++) many[`x-filler-${i}`] = '1';
+    const a = await post(s, '/ext/info', NETWORK_ID, many);
+    assert.equal(a.status, 200);
+    assert.equal(a.body, '{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":1}\n');
+  } finally {
+    await closeSession(s);
+  }
+  // node:http2's client sends at most 64 KiB of headers unless told otherwise.
+  const big = http2.connect(t.url, { maxSendHeaderBlockLength: 1 << 20 });
+  try {
+    await new Promise((resolve, reject) => {
+      big.once('remoteSettings', resolve);
+      big.once('error', reject);
+    });
+    assert.equal(big.remoteSettings.maxHeaderListSize, (1 << 20) + 320);
+    const v = 'v'.repeat(40 * 1024);
+    const b = await post(big, '/ext/info', NETWORK_ID, { 'x-big-1': v, 'x-big-2': v, 'x-big-3': v });
+    assert.equal(b.status, 200);
+    assert.equal(b.body, '{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":1}\n');
+  } finally {
+    await closeSession(big);
+  }
+});

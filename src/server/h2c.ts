@@ -16,6 +16,12 @@ import type * as Http2 from 'node:http2';
 import type { Socket } from 'node:net';
 import { dynamicImport } from '../dynamicImport.js';
 
+/**
+ * Go's HTTP/2 header list limit (x/net/http2 maxHeaderListSize): http.Server's MaxHeaderBytes
+ * (1 MiB by default) padded by adjustHTTP1MaxHeaderSize for ten headers' 32-byte overhead.
+ */
+const GO_MAX_HEADER_LIST_SIZE = (1 << 20) + 10 * 32;
+
 /** The client connection preface (RFC 9113 §3.4). */
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -146,8 +152,18 @@ export class H2cSessions {
     this.loading ??= dynamicImport<typeof Http2>('node:http2').then((mod) => {
       const http2 = (mod as { default?: typeof Http2 }).default ?? mod;
       // 250 streams at once: Go's HTTP/2 server default (x/net/http2 defaultMaxStreams), which the
-      // SETTINGS frame announces; node:http2 would allow 2^32−1.
-      const server = http2.createServer({ Http2ServerResponse: responseClass(http2) as never, settings: { maxConcurrentStreams: 250 } }, this.onRequest as never);
+      // SETTINGS frame announces; node:http2 would allow 2^32−1. Header lists up to Go's size
+      // (below), with no count of their own: node:http2 would reset a stream past 128 headers or
+      // 64 KiB.
+      const server = http2.createServer(
+        {
+          Http2ServerResponse: responseClass(http2) as never,
+          settings: { maxConcurrentStreams: 250, maxHeaderListSize: GO_MAX_HEADER_LIST_SIZE },
+          // HPACK counts 32 bytes per header beyond its name and value: the size bounds the count.
+          maxHeaderListPairs: Math.ceil(GO_MAX_HEADER_LIST_SIZE / 32),
+        },
+        this.onRequest as never,
+      );
       server.on('session', (s: Http2.ServerHttp2Session) => {
         this.sessions.add(s);
         s.on('close', () => this.sessions.delete(s));

@@ -128,6 +128,31 @@ test('CORS with an origin list: listed origins (and wildcards) are echoed, other
   }
 });
 
+test('CORS as rs/cors v1.7 decides it: OPTIONS is always an allowed method (preflight and actual), methods in any case, request headers split at commas and spaces', async () => {
+  const url = `${t.url}/ext/info`;
+  const preflight = (method: string, headers = '') =>
+    request(url, { method: 'OPTIONS', headers: { origin: 'http://o.test', 'access-control-request-method': method, ...(headers ? { 'access-control-request-headers': headers } : {}) } });
+  const options = await preflight('OPTIONS');
+  assert.equal(options.headers['access-control-allow-origin'], '*');
+  assert.equal(options.headers['access-control-allow-methods'], 'OPTIONS');
+  const lower = await preflight('post', 'content-type accept,x-requested-with');
+  assert.equal(lower.headers['access-control-allow-methods'], 'POST');
+  assert.equal(lower.headers['access-control-allow-headers'], 'Content-Type, Accept, X-Requested-With');
+  const refused = await preflight('PUT');
+  assert.equal(refused.status, 200);
+  assert.equal(refused.headers['access-control-allow-origin'], undefined);
+  const badHeader = await preflight('POST', 'content-type x-other');
+  assert.equal(badHeader.headers['access-control-allow-origin'], undefined);
+  // An actual (non-preflight) OPTIONS with an Origin gets the CORS headers, then the route's answer.
+  const actual = await request(url, { method: 'OPTIONS', headers: { origin: 'http://o.test' } });
+  assert.equal(actual.status, 405);
+  assert.equal(actual.body, 'rpc: POST method required, received OPTIONS');
+  assert.equal(actual.headers['access-control-allow-origin'], '*');
+  assert.equal(actual.headers['access-control-allow-credentials'], 'true');
+  const put = await request(url, { method: 'PUT', headers: { origin: 'http://o.test' } });
+  assert.equal(put.headers['access-control-allow-origin'], undefined);
+});
+
 test('CORS with an empty origin list: every origin is allowed (rs/cors treats no origins as all)', async () => {
   const n = await startTestNode({ 'db-type': 'memdb', chains: [], 'http-allowed-origins': ' ' });
   try {
@@ -149,6 +174,24 @@ test('non-canonical paths: 301 to the cleaned path (query kept, trailing slash k
   const b = await request(`${t.url}/ext/./bc/../info/?x=1`);
   assert.equal(b.status, 301);
   assert.equal(b.headers.location, '/ext/info/?x=1');
+});
+
+test("the 301's Location is the cleaned path escaped again, as Go's URL.EscapedPath writes it (decoded escapes, bytes that are not UTF-8, the query as sent)", async () => {
+  const cases: [string, string][] = [
+    ['/ext/a%20b//c', '/ext/a%20b/c'],
+    ['/ext//a%3Fb?x=%20', '/ext/a%3Fb?x=%20'],
+    ['/ext//%C3%A9', '/ext/%C3%A9'],
+    ['/ext//a%25b', '/ext/a%25b'],
+    ['/ext//a%2Fb', '/ext/a/b'],
+    ["/ext//a'b(c)!*+$", '/ext/a%27b%28c%29%21%2A+$'],
+    ['/ext//%FF', '/ext/%FF'],
+    ['/ext/%2E%2E/info', '/info'],
+  ];
+  for (const [path, location] of cases) {
+    const r = await request(`${t.url}${path}`);
+    assert.equal(r.status, 301, path);
+    assert.equal(r.headers.location, location, path);
+  }
 });
 
 test('unknown routes and trailing slashes: 404 `404 page not found`; percent-encoding is decoded', async () => {
@@ -306,4 +349,11 @@ test('Avalanche-Api-Route: header routing skips the path; no chain of Powder ser
   assert.equal((await postInfo({ 'avalanche-api-route': 'foo', host: 'evil.example' })).status, 403);
   // Without the header the same request is served.
   assert.equal((await postInfo({})).status, 200);
+});
+
+test('no limit on the number of header lines (Go bounds only the head\'s bytes): a Host after 2,100 other headers is seen', async () => {
+  const req = 'POST /ext/info HTTP/1.1\r\n' + 'X-Filler: 1\r\n'.repeat(2100) + `Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${CALL.length}\r\n\r\n${CALL}`;
+  const got = await rawHTTP(req, /"id":1}\n$/);
+  assert.match(got, /^HTTP\/1\.1 200 OK\r\n/);
+  assert.ok(got.endsWith('{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":1}\n'), got);
 });

@@ -1,15 +1,22 @@
 // The HTTP front door (reference: avalanchego-node.md §3.1, §3.3): node-id header, CORS,
-// Host filter, canonical-path redirects, exact-path dispatch through the Router, 404s.
+// Host filter, canonical-path redirects, exact-path dispatch through the Router, 404s. Requests
+// node:http would not hand to a handler as Go does — an unknown method, CONNECT, an Upgrade the
+// route declines — are given back to it in a form it parses (reparse.ts, unknownMethods.ts), and
+// Expect is answered as Go answers it (expectContinue.ts).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { plain } from '../rpc/gorilla.js';
-import { cleanPath, type Router } from './router.js';
+import { cleanPath, type RouteHandler, type Router } from './router.js';
 import { headerTimeout, idleTimeout, serveFast, type FastConnectionHandle, type FastHttpOptions, type HttpTimeouts } from './fastHttp.js';
 import type { RouteCalls } from './metrics.js';
 import { BAD_REQUEST, goParseError, goRequestError, MAX_HEADER_BYTES } from './goRequestErrors.js';
 import { H2cSessions, type H2Response } from './h2c.js';
+import { plainRequestHead, takeReparsed, expectReparsed } from './reparse.js';
+import { continueOnBodyRead, expectationFailed } from './expectContinue.js';
+import { takeBackFromNodeHttp, unknownMethodRequest } from './unknownMethods.js';
+import { escapePath, pathBytes } from './goUrlPath.js';
 
 export interface HttpServerOptions {
   host: string;
@@ -154,13 +161,32 @@ export class HttpServer {
     const serverOpts = { keepAlive: true, ServerResponse: NodeResponse, connectionsCheckingInterval: 1000, maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false };
     const onRequest = (req: IncomingMessage, res: NodeResponse) => this.onRequest(req, res);
     this.server = (opts.tls ? opts.tls.https.createServer({ ...serverOpts, key: opts.tls.key, cert: opts.tls.cert }, onRequest as never) : http.createServer(serverOpts, onRequest as never)) as unknown as http.Server;
+    // Go counts no header lines (only the head's bytes, MAX_HEADER_BYTES); node:http would drop
+    // those past 2000, a Host among them.
+    this.server.maxHeadersCount = 0;
     this.server.keepAliveTimeout = idleTimeout(t);
     this.server.requestTimeout = t.readMs;
     this.server.headersTimeout = t.readMs > 0 ? Math.min(headerTimeout(t), t.readMs) : headerTimeout(t);
     this.server.on('upgrade', (req, socket, head) => this.onUpgrade(req, socket, head));
-    this.server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    // Expect as Go's server has it (expectContinue.ts); node:http would send every 100 at once.
+    this.server.on('checkContinue', (req: IncomingMessage, res: NodeResponse) => {
+      continueOnBodyRead(req, res);
+      this.onRequest(req, res);
+    });
+    this.server.on('checkExpectation', (req: IncomingMessage, res: NodeResponse) => {
+      // Go's Header.get("Expect") != "": an empty value is no expectation.
+      if (req.headers.expect === '') this.onRequest(req, res);
+      else expectationFailed(req, res);
+    });
+    // node:http would close a CONNECT request (a tunnel); Go's server routes it like any other.
+    this.server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const authority = req.url?.charCodeAt(0) === 47 ? undefined : req.url;
+      this.guarded(socket, () => this.handBack(socket, Buffer.concat([plainRequestHead(req, socket, false, authority), head])));
+    });
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
       // A read deadline passed: Go closes the connection without an answer (node:http would 408).
       if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') socket.destroy();
+      else if (this.serveUnknownMethod(err, socket)) return;
       else if (socket.writable) socket.end(goParseError(err));
       else socket.destroy();
     });
@@ -194,12 +220,56 @@ export class HttpServer {
     };
     this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);
-      s.on('close', () => {
-        this.sockets.delete(s);
-        this.fastConns.delete(s);
-      });
+      s.on('close', this.onSocketClose);
       this.fastConns.set(s, serveFast(s, fast));
     });
+  }
+
+  /** A plain connection closed (one listener for all: the only one a connection taken back from node:http keeps). */
+  private readonly onSocketClose = ((server: HttpServer) =>
+    function (this: Socket) {
+      server.sockets.delete(this);
+      server.fastConns.delete(this);
+    })(this);
+
+  /** Gives node:http the connection again, `bytes` first (a request it had refused or tunnelled, in a form it parses). */
+  private handBack(socket: Duplex, bytes: Buffer): void {
+    socket.unshift(bytes);
+    // Neither paused nor flowing: node:http's 'data' listener starts the flow (as after an upgrade).
+    (socket as { readableFlowing: boolean | null }).readableFlowing = null;
+    this.httpConnection.call(this.server, socket);
+  }
+
+  /**
+   * A request llhttp refused for a method it does not know: served as Go serves it (unknownMethods.ts).
+   * Plain connections only: a TLS socket's own listeners are not node:http's to drop.
+   */
+  private serveUnknownMethod(err: NodeJS.ErrnoException, socket: Duplex): boolean {
+    if (this.opts.tls) return false;
+    const found = unknownMethodRequest(err);
+    if (found === undefined) return false;
+    return this.guarded(socket, () =>
+      takeBackFromNodeHttp(socket as Socket, this.onSocketClose, () =>
+        this.guarded(socket, () => {
+          expectReparsed(socket, { method: found.method });
+          this.handBack(socket, found.bytes);
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Runs a step that reaches into node:http's connection (its events give no way to report an
+   * error): if it throws, the connection is closed and the error logged; the node goes on.
+   */
+  private guarded(socket: Duplex, step: () => boolean | void): boolean {
+    try {
+      return step() !== false;
+    } catch (e) {
+      this.opts.onHandlerError(e, undefined);
+      socket.destroy();
+      return true;
+    }
   }
 
   listen(): Promise<AddressInfo> {
@@ -274,8 +344,8 @@ export class HttpServer {
     if (req.method === 'OPTIONS' && requestMethod !== undefined && requestMethod !== '') {
       const h: unknown[] = ['node-id', this.opts.nodeID, 'Vary', ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']];
       const method = String(requestMethod).toUpperCase();
-      const wanted = headerList(req.headers['access-control-request-headers']);
-      if (originAllowed && CORS_METHODS.has(method) && wanted.every((h) => CORS_HEADERS.has(h))) {
+      const wanted = parseHeaderList(firstHeader(req, 'access-control-request-headers'));
+      if (originAllowed && corsMethodAllowed(method) && wanted.every((h) => CORS_HEADERS.has(h))) {
         h.push('Access-Control-Allow-Origin', allowAll ? '*' : origin!);
         h.push('Access-Control-Allow-Methods', method);
         if (wanted.length) h.push('Access-Control-Allow-Headers', wanted.join(', '));
@@ -287,7 +357,7 @@ export class HttpServer {
       res.end();
       return true;
     }
-    if (originAllowed && CORS_METHODS.has(req.method ?? '')) {
+    if (originAllowed && corsMethodAllowed(req.method ?? '')) {
       res.nodeHeaders = ['node-id', this.opts.nodeID, 'Vary', 'Origin', 'Access-Control-Allow-Origin', allowAll ? '*' : origin!, 'Access-Control-Allow-Credentials', 'true'];
     } else {
       res.nodeHeaders = ['node-id', this.opts.nodeID, 'Vary', 'Origin'];
@@ -297,13 +367,14 @@ export class HttpServer {
 
   private onRequest(req: IncomingMessage, res: NodeResponse): void {
     res.drain = this.drain;
+    const reparsed = takeReparsed(req);
     const refused = goRequestError(req);
     if (refused !== undefined) {
       req.socket.end(refused);
       return;
     }
     if (optionsStar(req, res)) return;
-    let url = req.url ?? '/';
+    const url = req.url ?? '/';
     // Go's server refuses a target whose path has a malformed escape (url.ParseRequestURI: `%zz`)
     // while reading the request, before any handler: 400, and the connection closes.
     if (badEscape(url)) {
@@ -311,17 +382,12 @@ export class HttpServer {
       return;
     }
     if (this.cors(req, res)) return;
-    let host = req.headers.host;
-    // An absolute-form target (`POST http://host/ext/info`): Go routes by its path, and its host
-    // is the request's Host (net/http's readRequest).
-    if (url.charCodeAt(0) !== 47) {
-      const abs = ABSOLUTE_FORM.exec(url);
-      if (abs) {
-        host = abs[1].slice(abs[1].lastIndexOf('@') + 1);
-        url = abs[2];
-      }
-    }
-    this.route(req, res, url, host);
+    // `CONNECT host:port`: Go's request has that host and the empty path, which gorilla/mux
+    // redirects to the clean one, written as a URL with that host: `//host:port/`.
+    const authority = reparsed?.authority;
+    if (authority !== undefined) return this.route(req, res, '', authority, '//' + authority);
+    const target = requestTarget(url, req.headers.host);
+    this.route(req, res, target.url, target.host);
   }
 
   /** An HTTP/2 request (h2c.ts): Go's HTTP/2 server takes the host from `:authority`. */
@@ -338,7 +404,7 @@ export class HttpServer {
   }
 
   /** The Host filter, canonical paths and the router: what both protocols share. */
-  private route(req: FrontRequest, res: FrontResponse, url: string, host: string | undefined): void {
+  private route(req: FrontRequest, res: FrontResponse, url: string, host: string | undefined, locationPrefix = ''): void {
     if (!this.hostAllowed(host)) {
       req.resume();
       return plain(res as ServerResponse, 403, 'invalid host specified\n');
@@ -356,11 +422,13 @@ export class HttpServer {
     const rawPath = q >= 0 ? url.slice(0, q) : url;
     // gorilla/mux matches the decoded path (url.URL.Path).
     const path = decodePath(rawPath);
-    const clean = canonical(path);
-    if (clean !== path) {
+    const bytes = pathBytes(rawPath);
+    const clean = canonical(bytes);
+    if (clean !== bytes) {
       req.resume();
-      // gorilla/mux writes Location and the status only; Go's server then sends Content-Length: 0.
-      (res as NodeResponse).writeHead(301, { Location: clean + (q >= 0 ? url.slice(q) : ''), 'Content-Length': 0 });
+      // gorilla/mux writes Location (the cleaned URL.Path, escaped again) and the status only; Go's
+      // server then sends Content-Length: 0.
+      (res as NodeResponse).writeHead(301, { Location: locationPrefix + escapePath(clean) + (q >= 0 ? url.slice(q) : ''), 'Content-Length': 0 });
       res.end();
       return;
     }
@@ -390,6 +458,7 @@ export class HttpServer {
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const reparsed = takeReparsed(req);
     socket.on('error', () => socket.destroy());
     this.upgraded.add(socket);
     socket.on('close', () => this.upgraded.delete(socket));
@@ -398,34 +467,53 @@ export class HttpServer {
       socket.end(refused);
       return;
     }
-    const path = (req.url ?? '/').split('?')[0];
-    const handler = this.hostAllowed(req.headers.host) ? this.router.lookup(path) : undefined;
-    if (!handler?.upgrade) {
-      // Go's server sees an Upgrade header the handler does not take as a plain header: the
-      // request is answered as usual (curl --http2's `Upgrade: h2c`, a WebSocket handshake on a
-      // JSON-RPC route, a bad Host: 403). node:http has detached its parser, so the request goes
-      // back to it without the header, followed by the bytes read after it.
-      this.upgraded.delete(socket);
-      socket.removeAllListeners('error');
-      socket.unshift(Buffer.concat([requestHeadWithoutUpgrade(req), head]));
-      this.httpConnection.call(this.server, socket);
-      return;
-    }
+    const handler = reparsed?.authority === undefined ? this.upgradeRoute(req) : undefined;
     try {
-      handler.upgrade(req, socket, head);
+      if (handler?.upgrade!(req, socket, head)) return;
     } catch (e) {
       this.opts.onHandlerError(e, req.url);
       socket.destroy();
+      return;
     }
+    // Go's server sees an Upgrade header the handler does not take as a plain header: the
+    // request is answered as usual (curl --http2's `Upgrade: h2c`, a WebSocket handshake on a
+    // JSON-RPC route or one the endpoint refuses, a bad Host: 403, a preflight, a path to clean).
+    // node:http has detached its parser, so the request goes back to it without the header (put
+    // back on the request it parses), followed by the bytes read after it.
+    this.upgraded.delete(socket);
+    socket.removeAllListeners('error');
+    this.handBack(socket, Buffer.concat([plainRequestHead(req, socket, true, reparsed?.authority), head]));
+  }
+
+  /**
+   * The route an Upgrade request reaches unchanged through the front door — no preflight, header
+   * route, Host refusal or redirect of its own to answer first — if that route takes upgrades.
+   */
+  private upgradeRoute(req: IncomingMessage): RouteHandler | undefined {
+    const acrm = req.headers['access-control-request-method'];
+    if (req.method === 'OPTIONS' && acrm !== undefined && acrm !== '') return undefined;
+    if (req.headers['avalanche-api-route'] !== undefined) return undefined;
+    const { url, host } = requestTarget(req.url ?? '/', req.headers.host);
+    if (!this.hostAllowed(host) || badEscape(url)) return undefined;
+    const q = url.indexOf('?');
+    const rawPath = q >= 0 ? url.slice(0, q) : url;
+    const bytes = pathBytes(rawPath);
+    if (canonical(bytes) !== bytes) return undefined;
+    const handler = this.router.lookup(decodePath(rawPath));
+    return handler?.upgrade ? handler : undefined;
   }
 }
 
-/** The request line and headers as received, less `Upgrade` (so node:http parses a plain request). */
-function requestHeadWithoutUpgrade(req: IncomingMessage): Buffer {
-  let head = `${req.method} ${req.url} HTTP/${req.httpVersion}\r\n`;
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() !== 'upgrade') head += `${raw[i]}: ${raw[i + 1]}\r\n`;
-  return Buffer.from(head + '\r\n', 'latin1');
+/**
+ * The path-and-query and host Go routes a request target by: an absolute-form target
+ * (`POST http://host/ext/info`) gives both (net/http's readRequest); otherwise the Host header.
+ */
+function requestTarget(url: string, hostHeader: string | undefined): { url: string; host: string | undefined } {
+  if (url.charCodeAt(0) !== 47) {
+    const abs = ABSOLUTE_FORM.exec(url);
+    if (abs) return { url: abs[2], host: abs[1].slice(abs[1].lastIndexOf('@') + 1) };
+  }
+  return { url, host: hostHeader };
 }
 
 /** A `%` not followed by two hex digits. */
@@ -475,14 +563,44 @@ const CORS_METHODS = new Set(['GET', 'POST', 'HEAD']);
 /** rs/cors default allowed request headers, canonical form. */
 const CORS_HEADERS = new Set(['Origin', 'Accept', 'Content-Type', 'X-Requested-With']);
 
-/** Access-Control-Request-Headers → canonical header names (Go's http.CanonicalHeaderKey). */
-function headerList(v: string | string[] | undefined): string[] {
-  const text = Array.isArray(v) ? v.join(',') : (v ?? '');
-  return text
-    .split(',')
-    .map((h) => h.trim())
-    .filter((h) => h !== '')
-    .map((h) => h.toLowerCase().replace(/(^|-)([a-z])/g, (_, d: string, c: string) => d + c.toUpperCase()));
+/** rs/cors v1.7 isMethodAllowed: case-insensitive, and OPTIONS (a preflight's own method) always. */
+function corsMethodAllowed(method: string): boolean {
+  if (CORS_METHODS.has(method)) return true;
+  const m = method.toUpperCase();
+  return m === 'OPTIONS' || CORS_METHODS.has(m);
+}
+
+/** Go's Header.Get: the first value of a header (node:http joins repeated ones). */
+function firstHeader(req: FrontRequest, name: string): string {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].toLowerCase() === name) return raw[i + 1];
+  return '';
+}
+
+/**
+ * rs/cors v1.7 parseHeaderList: names split at commas and spaces, in canonical case (upper after
+ * the start and each `-`); bytes other than letters, digits, `-`, `_` and `.` are dropped.
+ */
+function parseHeaderList(list: string): string[] {
+  const out: string[] = [];
+  let h = '';
+  let upper = true;
+  for (let i = 0; i < list.length; i++) {
+    const b = list[i];
+    if (b >= 'a' && b <= 'z') h += upper ? b.toUpperCase() : b;
+    else if (b >= 'A' && b <= 'Z') h += upper ? b : b.toLowerCase();
+    else if (b === '-' || b === '_' || b === '.' || (b >= '0' && b <= '9')) h += b;
+    if (b === ' ' || b === ',' || i === list.length - 1) {
+      if (h !== '') {
+        out.push(h);
+        h = '';
+        upper = true;
+      }
+    } else {
+      upper = b === '-';
+    }
+  }
+  return out;
 }
 
 /** rs/cors origin match: exact (case-insensitive) or one `*` wildcard (`http://*.example.com`). */

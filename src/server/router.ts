@@ -6,8 +6,12 @@ import { ApiCallMetrics } from './metrics.js';
 
 export interface RouteHandler {
   http(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
-  /** WebSocket (or other) upgrade requests on this route. */
-  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /**
+   * WebSocket (or other) upgrade requests on this route that passed the front door. Returns false
+   * to decline one (a handshake the endpoint refuses): the request then gets `http`'s answer, on
+   * a connection that stays open.
+   */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /**
    * POST requests this route answers from their body alone, offered to the fast HTTP path
    * (fastHttp.ts). `http` must give the very same answer for such a request: routes build both

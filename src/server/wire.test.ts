@@ -292,6 +292,11 @@ test('the chain JSON-RPC handler: 413 over 5 MiB (declared), 415 for text/plain,
   await w.write(`GET ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   const [get] = await w.read(1);
   assert.equal(maskDate(get), `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Length: 0\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n`);
+  // geth looks at URL.RawQuery: a bare `?` leaves it empty (the health check), `?x` does not (415).
+  await w.write(`GET ${CHAIN}? HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  assert.equal(maskDate((await w.read(1))[0]), maskDate(get));
+  await w.write(`GET ${CHAIN}?x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  assert.equal((await w.read(1))[0].status, 415);
   await w.write(`PUT ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
   const [put] = await w.read(1);
   assert.equal(maskDate(put), textError(nodeID, 'HTTP/1.1 405 Method Not Allowed', 'method not allowed\n'));

@@ -11,6 +11,7 @@ import {
   decodeBytes,
   decodeHash,
   decodeUint64,
+  decodeUintBig,
   missingArgument,
   NEITHER_BLOCK_NOR_HASH,
   type BlockNumber,
@@ -28,7 +29,8 @@ export function required(params: unknown[], i: number): unknown {
 
 /** hexutil.Big (what = 'hexutil.Uint64' / 'hexutil.Uint' for 64-bit quantities). */
 export function quantity(v: unknown, i: number, what = 'hexutil.Big'): bigint {
-  return arg(i, () => (what === 'hexutil.Big' ? decodeBig(v) : decodeUint64(v)));
+  // Each decoder names its own Go type in its errors (`… into Go value of type hexutil.Uint`).
+  return arg(i, () => (what === 'hexutil.Big' ? decodeBig(v) : what === 'hexutil.Uint' ? decodeUintBig(v) : decodeUint64(v)));
 }
 
 export function address(v: unknown, i: number): string {
@@ -43,17 +45,39 @@ export function bytes(v: unknown, i: number): Uint8Array {
   return arg(i, () => decodeBytes(v));
 }
 
-/** Storage slot key: geth accepts any hex up to 32 bytes (left-padded); null is Go's "" (slot 0). */
+/**
+ * Storage slot key for the test controls (anvil_setStorageAt & co.): any hex up to 32 bytes
+ * (left-padded); null is Go's "" (slot 0); a bad one is -32602 naming the argument.
+ */
 export function slotKey(v: unknown, i: number): Uint8Array {
-  if (v === null) v = '';
+  const text = slotKeyText(v, i);
+  try {
+    return decodeStorageKey(text).key;
+  } catch (e) {
+    throw invalidArg(i, `unable to decode storage key: ${(e as Error).message}`);
+  }
+}
+
+/** A storage key argument as geth takes it, a Go string: null is "" (slot 0), another kind -32602. */
+export function slotKeyText(v: unknown, i: number): string {
+  if (v === null) return '';
   if (typeof v !== 'string') throw invalidArg(i, `json: cannot unmarshal ${goKind(v)} into Go value of type string`);
-  let h = v.replace(/^0[xX]/, '');
-  if (!/^[0-9a-fA-F]*$/.test(h)) throw invalidArg(i, 'unable to decode storage key: hex string invalid');
-  if (h.length > 64) throw invalidArg(i, 'unable to decode storage key: hex string too long, want at most 32 bytes');
+  return v;
+}
+
+/**
+ * geth's decodeHash for storage keys (eth_getStorageAt, eth_getProof): any hex up to 32 bytes,
+ * `0x` optional, left-padded; `length` = the bytes given. Its errors are plain errors (-32000),
+ * which the methods word as geth does.
+ */
+export function decodeStorageKey(s: string): { key: Uint8Array; length: number } {
+  let h = s.replace(/^0[xX]/, '');
   if (h.length % 2) h = '0' + h;
-  const out = new Uint8Array(32);
-  out.set(Buffer.from(h, 'hex'), 32 - h.length / 2);
-  return out;
+  if (!/^[0-9a-fA-F]*$/.test(h)) throw new RpcError(-32000, 'hex string invalid');
+  if (h.length > 64) throw new RpcError(-32000, 'hex string too long, want at most 32 bytes');
+  const key = new Uint8Array(32);
+  key.set(Buffer.from(h, 'hex'), 32 - h.length / 2);
+  return { key, length: h.length / 2 };
 }
 
 export function bool(v: unknown, i: number): boolean {

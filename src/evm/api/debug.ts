@@ -12,8 +12,9 @@ import { parseDuration } from '../../config/flags.js';
 import { blockNumber, blockNumberOrHash, hash32, invalidArg, opt, required } from './args.js';
 import { CallPrecheckError, parseBlockOverrides, parseCallArgs, parseStateOverrides, type EvmBackend } from './backend.js';
 import { blockRLP } from './eth.js';
-import { hexD, hexQ, txJSON } from './format.js';
+import { hexD } from './format.js';
 import type { MethodTable } from './eth.js';
+import { txpoolMethods } from './txpoolApi.js';
 
 /** logger.Config's fields (embedded in TraceConfig and StdTraceConfig) with their Go names and types. */
 export const LOGGER_CONFIG_FIELDS = {
@@ -267,15 +268,30 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
   });
 
   const internal: MethodTable = new Map();
-  const blockOf = (p: unknown[]) => {
-    const b = be.resolve(blockNumberOrHash(required(p, 0), 0));
-    if (!b) throw new RpcError(-32000, 'header not found');
-    return b;
+  /** What geth's RPC panic guard answers when a handler dereferences the nil block it was given. */
+  const NIL_BLOCK_PANIC = new RpcError(-32603, 'method handler crashed');
+  /**
+   * geth's DebugAPI.GetRaw*: a number (or tag) is looked up as a block (its errors as they are;
+   * one past the head with allow-unfinalized-queries is a nil block geth dereferences, answered
+   * as its panic guard does); a hash is looked up directly, and not found is
+   * `<what> #%d not found` with the hash printed by Go's %d: its 32 bytes in decimal, `[171 171 …]`.
+   */
+  const rawLookup = (p: unknown[], what: 'header' | 'block'): Block => {
+    const spec = blockNumberOrHash(required(p, 0), 0);
+    const b = be.resolve(spec);
+    if (b) return b;
+    if (spec.kind !== 'hash') throw NIL_BLOCK_PANIC;
+    const bytes = [...Buffer.from(spec.hash.slice(2), 'hex')].join(' ');
+    throw new RpcError(-32000, `${what} #[${bytes}] not found`);
   };
-  internal.set('debug_getRawHeader', (p) => hexD(encodeHeader(blockOf(p).header)));
-  internal.set('debug_getRawBlock', (p) => hexD(blockRLP(blockOf(p))));
+  internal.set('debug_getRawHeader', (p) => hexD(encodeHeader(rawLookup(p, 'header').header)));
+  internal.set('debug_getRawBlock', (p) => hexD(blockRLP(rawLookup(p, 'block'))));
   internal.set('debug_getRawReceipts', (p) => {
-    const b = blockOf(p);
+    const spec = blockNumberOrHash(required(p, 0), 0);
+    const b = be.resolve(spec);
+    // An unknown hash has no receipts (GetReceiptsByHash answers nil): `[]`.
+    if (!b && spec.kind === 'hash') return [];
+    if (!b) throw NIL_BLOCK_PANIC;
     return chain.receipts(b).map((r) => {
       const body = RLP.encode([r.status === 1 ? Uint8Array.of(1) : new Uint8Array(), bigBytes(r.cumulativeGasUsed), bloomOf(be, r.logs), r.logs.map((l) => [l.address, l.topics, l.data])] as never);
       return hexD(r.type === 0 ? body : Buffer.concat([Uint8Array.of(r.type), body]));
@@ -295,58 +311,13 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     return JSON.stringify({ hash: b.hashHex, number: Number(n), txs: b.rawTxs.length });
   });
 
-  const txpool: MethodTable = new Map();
-  const content = (filter?: string) => {
-    const pending: Record<string, Record<string, unknown>> = {};
-    const queued: Record<string, Record<string, unknown>> = {};
-    for (const from of be.pool.senders()) {
-      if (filter && from !== filter) continue;
-      const s = be.pool.split(from);
-      const key = checksum(from);
-      if (s.pending.length) pending[key] = Object.fromEntries(s.pending.map((t) => [t.nonce.toString(), txJSON(t.tx, t.from)]));
-      if (s.queued.length) queued[key] = Object.fromEntries(s.queued.map((t) => [t.nonce.toString(), txJSON(t.tx, t.from)]));
-    }
-    return { pending, queued };
-  };
-  txpool.set('txpool_content', () => content());
-  txpool.set('txpool_contentFrom', (p) => {
-    const { address } = requireAddress(p);
-    const c = content(address);
-    return { pending: Object.values(c.pending)[0] ?? {}, queued: Object.values(c.queued)[0] ?? {} };
-  });
-  txpool.set('txpool_status', () => {
-    const c = be.pool.counts();
-    return { pending: hexQ(c.pending), queued: hexQ(c.queued) };
-  });
-  txpool.set('txpool_inspect', () => {
-    const fmt = (t: { tx: any }) => {
-      const to = t.tx.to ? t.tx.to.toString() : 'contract creation';
-      const price = t.tx.maxFeePerGas ?? t.tx.gasPrice;
-      return `${to}: ${t.tx.value} wei + ${t.tx.gasLimit} gas × ${price} wei`;
-    };
-    const pending: Record<string, Record<string, string>> = {};
-    const queued: Record<string, Record<string, string>> = {};
-    for (const from of be.pool.senders()) {
-      const s = be.pool.split(from);
-      if (s.pending.length) pending[checksum(from)] = Object.fromEntries(s.pending.map((t) => [t.nonce.toString(), fmt(t)]));
-      if (s.queued.length) queued[checksum(from)] = Object.fromEntries(s.queued.map((t) => [t.nonce.toString(), fmt(t)]));
-    }
-    return { pending, queued };
-  });
+  const txpool = txpoolMethods(be);
 
   return { 'debug-tracer': tracer, 'internal-debug': internal, 'internal-tx-pool': txpool };
 }
 
-import { address as parseAddress } from './args.js';
-import { checksumAddress } from '../chain/devAccounts.js';
 import { keccak256 } from '../crypto.js';
 import { logsBloom } from './format.js';
-function requireAddress(p: unknown[]): { address: string } {
-  return { address: parseAddress(required(p, 0), 0) };
-}
-function checksum(a: string): string {
-  return checksumAddress(a);
-}
 function bigBytes(n: bigint): Uint8Array {
   if (n === 0n) return new Uint8Array();
   let h = n.toString(16);

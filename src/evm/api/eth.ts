@@ -22,7 +22,8 @@ import {
   opt,
   quantity,
   required,
-  slotKey,
+  slotKeyText,
+  decodeStorageKey,
   type BlockSpec,
 } from './args.js';
 import { CallPrecheckError, EvmBackend, ZERO_ADDRESS_HEX, accountsCall, doCallError, type CallArgs, parseBlockOverrides, parseCallArgs, parseStateOverrides } from './backend.js';
@@ -75,10 +76,30 @@ function blockSpec(params: unknown[], i: number, optional = false): BlockSpec | 
 
 const balanceHex = (acc: { balance: bigint }): string => hexQ(acc.balance);
 
+/** An eth_getProof storage key as geth answers it: 32 bytes given → the hash, else a QUANTITY. */
+function proofKeyJSON(d: { key: Uint8Array; length: number }): string {
+  return d.length === 32 ? hexD(d.key) : hexQ(BigInt(hexD(d.key)));
+}
+
 export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   const chain = be.chain;
   const byNumber = (p: unknown[]) => be.resolve(blockNumber(required(p, 0), 0));
   const byHash = (p: unknown[]) => be.resolve({ kind: 'hash', hash: hash32(required(p, 0), 0), requireCanonical: false });
+  /**
+   * The block for geth's methods that answer a bare value, without an error (GetBlockReceipts,
+   * GetUncleCountByBlockNumber, GetBlockTransactionCountByNumber, Get(Raw)TransactionByBlock-
+   * NumberAndIndex): they drop the backend's error, so a block past the last accepted one (or a
+   * non-canonical hash asked to be canonical) is `null` there, not `cannot query unfinalized data`.
+   * The arguments are decoded before (their errors stay).
+   */
+  const orNull = (spec: BlockSpec): Block | null => {
+    try {
+      return be.resolve(spec);
+    } catch (e) {
+      if (e instanceof RpcError && e.code === -32000) return null;
+      throw e;
+    }
+  };
 
   // ---- eth (service "eth") ----
   const eth: MethodTable = new Map();
@@ -106,12 +127,13 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
       // Go's texts: the whole value's kind if it is no array, else the first bad element's.
       if (!Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${jsonKind(v)} into Go value of type []float64`);
       // A literal past float64's range (1e400: Infinity to JSON.parse) is refused by Go, quoted as sent.
-      const bad = v.findIndex((x) => typeof x !== 'number' || !Number.isFinite(x));
+      // A null element is no error to Go (null leaves a float64 as it is: 0).
+      const bad = v.findIndex((x) => x !== null && (typeof x !== 'number' || !Number.isFinite(x)));
       if (bad >= 0) {
         const kind = typeof v[bad] === 'number' ? `number ${numberLiteral(v, bad)}` : jsonKind(v[bad]);
         throw invalidArg(i, `json: cannot unmarshal ${kind} into Go value of type float64`);
       }
-      return v as number[];
+      return v.map((x) => (x === null ? 0 : (x as number)));
     }) ?? [];
     try {
       validateRewardPercentiles(pct);
@@ -171,8 +193,15 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
   });
   bc.set('eth_getStorageAt', async (p) => {
     const a = address(required(p, 0), 0);
-    const key = slotKey(required(p, 1), 1);
+    const keyText = slotKeyText(required(p, 1), 1);
     const b = be.resolveForState(blockSpec(p, 2));
+    // geth reads the state first, then decodes the key (a plain error, -32000).
+    let key: Uint8Array;
+    try {
+      key = decodeStorageKey(keyText).key;
+    } catch (e) {
+      throw new RpcError(-32000, `unable to decode storage key: ${(e as Error).message}`);
+    }
     const v = await chain.readView(b).getStorage(createAddressFromString(a), key);
     const out = new Uint8Array(32);
     out.set(v, 32 - v.length);
@@ -183,9 +212,12 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     // Go's []string: null is an empty list, a null element "" (slot 0).
     const keysArg = required(p, 1);
     if (keysArg !== null && !Array.isArray(keysArg)) throw invalidArg(1, `json: cannot unmarshal ${jsonKind(keysArg)} into Go value of type []string`);
-    const keysV = ((keysArg ?? []) as unknown[]).map((k) => (k === null ? '' : k));
-    const keys = keysV.map((k) => slotKey(k, 1));
-    const b = be.resolveForState(blockSpec(p, 2));
+    const keysV = ((keysArg ?? []) as unknown[]).map((k) => slotKeyText(k, 1));
+    const spec = blockSpec(p, 2);
+    // geth decodes every key before it reads the state (its plain errors, -32000).
+    const decoded = keysV.map(decodeStorageKey);
+    const keys = decoded.map((d) => d.key);
+    const b = be.resolveForState(spec);
     // Subnet-EVM's stateQueryBlockNumberAllowed (an archive node: the configured window).
     const window = be.config.historicalProofQueryWindow;
     const last = chain.head.header.number;
@@ -201,7 +233,9 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
       codeHash: proof.codeHash,
       nonce: proof.nonce,
       storageHash: proof.storageHash,
-      storageProof: proof.storageProof.map((s, i) => ({ key: keysV[i], value: s.value, proof: s.proof })),
+      // geth ≥ 1.13.5: a key given as 32 bytes is answered as such (lower-case hex), any other as
+      // a QUANTITY ("0x1"), the JSON-RPC spec's encoding for getProof.
+      storageProof: proof.storageProof.map((s, i) => ({ key: proofKeyJSON(decoded[i]), value: s.value, proof: s.proof })),
     };
   });
   const headerOf = (b: Block | null) => (b ? headerToJSON(b.header, b.hash) : null);
@@ -228,8 +262,9 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     return b ? blockJSON(be, b, full) : null;
   });
   bc.set('eth_getUncleByBlockNumberAndIndex', (p) => {
-    byNumber(p);
+    const spec = blockNumber(required(p, 0), 0);
     quantity(required(p, 1), 1, 'hexutil.Uint');
+    be.resolve(spec); // geth answers the backend's error here (`cannot query unfinalized data`)
     return null;
   });
   bc.set('eth_getUncleByBlockHashAndIndex', (p) => {
@@ -237,10 +272,10 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     quantity(required(p, 1), 1, 'hexutil.Uint');
     return null;
   });
-  bc.set('eth_getUncleCountByBlockNumber', (p) => (byNumber(p) ? '0x0' : null));
+  bc.set('eth_getUncleCountByBlockNumber', (p) => (orNull(blockNumber(required(p, 0), 0)) ? '0x0' : null));
   bc.set('eth_getUncleCountByBlockHash', (p) => (byHash(p) ? '0x0' : null));
   bc.set('eth_getBlockReceipts', (p) => {
-    const b = be.resolve(blockSpec(p, 0));
+    const b = orNull(blockSpec(p, 0)!);
     return b ? receiptsOf(be, b) : null;
   });
   bc.set('eth_call', (p) => {
@@ -328,18 +363,22 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     return txJSON(tx, hexD(b.senders[Number(i)]), { block: b, index: Number(i) });
   };
   itx.set('eth_getBlockTransactionCountByNumber', (p) => {
-    const b = byNumber(p);
+    const b = orNull(blockNumber(required(p, 0), 0));
     return b ? hexQ(b.rawTxs.length) : null;
   });
   itx.set('eth_getBlockTransactionCountByHash', (p) => {
     const b = byHash(p);
     return b ? hexQ(b.rawTxs.length) : null;
   });
-  itx.set('eth_getTransactionByBlockNumberAndIndex', (p) => txAt(byNumber(p), quantity(required(p, 1), 1, 'hexutil.Uint')));
+  itx.set('eth_getTransactionByBlockNumberAndIndex', (p) => {
+    const spec = blockNumber(required(p, 0), 0);
+    return txAt(orNull(spec), quantity(required(p, 1), 1, 'hexutil.Uint'));
+  });
   itx.set('eth_getTransactionByBlockHashAndIndex', (p) => txAt(byHash(p), quantity(required(p, 1), 1, 'hexutil.Uint')));
   itx.set('eth_getRawTransactionByBlockNumberAndIndex', (p) => {
-    const b = byNumber(p);
+    const spec = blockNumber(required(p, 0), 0);
     const i = quantity(required(p, 1), 1, 'hexutil.Uint');
+    const b = orNull(spec);
     return b && i < BigInt(b.rawTxs.length) ? hexD(b.rawTxs[Number(i)]) : '0x';
   });
   itx.set('eth_getRawTransactionByBlockHashAndIndex', (p) => {

@@ -10,6 +10,8 @@ import { filterCriteriaArg, type BlockNumber } from '../rpc/params.js';
 import type { EvmBackend } from './backend.js';
 import { hexD, logJSON, txJSON } from './format.js';
 import type { MinedBlock } from '../miner/miner.js';
+import type { PoolTx } from '../txpool/pool.js';
+import { subscribeTraceChain } from './traceChain.js';
 
 export interface LogCriteria {
   fromBlock?: BlockSpec;
@@ -68,10 +70,15 @@ function checkSubscriptionRange(c: LogCriteria): void {
   if (!ok) throw new RpcError(-32000, 'invalid from and to block combination');
 }
 
-/** geth's filterLogs range check for new blocks: numeric ends bound them, tags do not. */
+/**
+ * geth's filterLogs range check for new blocks: numeric ends bound them, tags do not. A
+ * `pending`..`pending` range is geth's pending-logs subscription, which only the pending block
+ * feeds: Subnet-EVM has none, so it never delivers.
+ */
 function inRange(c: LogCriteria, n: bigint): boolean {
   const from = blockNumberCode(c.fromBlock);
   const to = blockNumberCode(c.toBlock);
+  if (from === -1n && to === -1n) return false;
   return !(from >= 0n && from > n) && !(to >= 0n && to < n);
 }
 
@@ -129,6 +136,12 @@ export function getLogs(be: EvmBackend, c: LogCriteria): Record<string, unknown>
   const fromCode = blockNumberCode(c.fromBlock);
   const toCode = blockNumberCode(c.toBlock);
   if (fromCode > 0n && toCode > 0n && fromCode > toCode) throw new RpcError(-32000, 'invalid block range');
+  // Subnet-EVM's filter.Logs (coreth's): a range from `pending` must end there, and there is no
+  // pending block, so it has no logs.
+  if (fromCode === -1n) {
+    if (toCode !== -1n) throw new RpcError(-32000, 'invalid block range');
+    return [];
+  }
   const from = rangeEnd(be, c.fromBlock, head);
   let to = rangeEnd(be, c.toBlock, head);
   // Subnet-EVM's filters (coreth): without allow-unfinalized-queries a range must end at the last
@@ -153,7 +166,7 @@ export function getLogs(be: EvmBackend, c: LogCriteria): Record<string, unknown>
 type Filter =
   | { kind: 'logs'; criteria: LogCriteria; pending: Record<string, unknown>[]; lastSeen: number }
   | { kind: 'blocks'; pending: string[]; lastSeen: number }
-  | { kind: 'pendingTxs'; pending: string[]; lastSeen: number };
+  | { kind: 'pendingTxs'; pending: PoolTx[]; fullTx: boolean; lastSeen: number };
 
 const FILTER_TIMEOUT_MS = 5 * 60_000;
 
@@ -170,7 +183,7 @@ export class EvmSubscriptions implements SubscriptionSource {
     this.unsub.push(
       be.miner.onBlock((m) => this.onBlock(m)),
       be.pool.onAdded((p) => {
-        for (const f of this.filters.values()) if (f.kind === 'pendingTxs') f.pending.push(p.hash);
+        for (const f of this.filters.values()) if (f.kind === 'pendingTxs') f.pending.push(p);
       }),
     );
     this.timer = setInterval(() => {
@@ -198,15 +211,21 @@ export class EvmSubscriptions implements SubscriptionSource {
     this.filters.set(id, { kind: 'blocks', pending: [], lastSeen: Date.now() });
     return id;
   }
-  newPendingTransactionFilter(): string {
+  newPendingTransactionFilter(fullTx = false): string {
     const id = newId();
-    this.filters.set(id, { kind: 'pendingTxs', pending: [], lastSeen: Date.now() });
+    this.filters.set(id, { kind: 'pendingTxs', pending: [], fullTx, lastSeen: Date.now() });
     return id;
   }
   changes(id: string): unknown[] {
     const f = this.filters.get(id.toLowerCase());
     if (!f) throw new RpcError(-32000, 'filter not found');
     f.lastSeen = Date.now();
+    if (f.kind === 'pendingTxs') {
+      const txs = f.pending;
+      f.pending = [];
+      // geth: the hashes, or with fullTx each tx as a pending RPCTransaction.
+      return txs.map((p) => (f.fullTx ? txJSON(p.tx, p.from) : p.hash));
+    }
     const out = f.pending;
     f.pending = [];
     return out;
@@ -221,8 +240,14 @@ export class EvmSubscriptions implements SubscriptionSource {
     return this.filters.delete(id.toLowerCase());
   }
 
-  subscribe(kind: string, params: unknown[], emit: (result: unknown) => void): () => void {
+  subscribe(kind: string, params: unknown[], emit: (result: unknown) => void, namespace = 'eth'): () => void {
     const be = this.be;
+    // The kinds are the subscription methods of the services the chain serves (eth-apis): the
+    // filter API's under eth, the tracer API's traceChain under debug.
+    if (namespace === 'debug' && kind === 'traceChain' && be.config.ethApis.includes('debug-tracer')) {
+      return subscribeTraceChain(be, params, emit, (e) => be.log.warn('traceChain failed', { error: String((e as Error)?.stack ?? e) }));
+    }
+    if (namespace !== 'eth' || !be.config.ethApis.includes('eth-filter')) throw subscriptionNotFound(kind, namespace);
     const max = kind === 'newHeads' ? 1 : 2;
     if (params.length > max) throw new RpcError(-32602, `too many arguments, want at most ${max}`);
     switch (kind) {

@@ -100,7 +100,7 @@ export async function importBlock(be: EvmBackend, file: Block): Promise<void> {
     await chain.store.write(ops);
     chain.state.nodes.settle();
     chain.accepted(block, receipts, stateRoot);
-    await be.pool.reset((from) => be.builder.headNonce(new Address(Buffer.from(from.slice(2), 'hex'))));
+    await be.pool.reset(be.builder.poolResetHead());
     be.miner.announce({ block, receipts });
   } catch (e) {
     if (!written) chain.state.nodes.discard(); // abandon the block's state: the head's stays

@@ -1,7 +1,7 @@
 // The chain's method table: the services listed in `eth-apis` (§1.2), the eth-filter methods,
 // and the test controls unless the chain config turns them off.
 import type { RpcMethod } from '../rpc/server.js';
-import { RpcError } from '../rpc/server.js';
+import { RpcError, goKind } from '../rpc/server.js';
 import type { EvmBackend } from './backend.js';
 import { ethMethods, type MethodTable } from './eth.js';
 import { debugMethods } from './debug.js';
@@ -12,11 +12,16 @@ import { fileTracerMethods } from './fileTracer.js';
 import { chainAdminMethods } from './chainAdmin.js';
 import { personalMethods } from './personal.js';
 import { getLogs, parseLogCriteria, type EvmSubscriptions } from './filters.js';
-import { required } from './args.js';
+import { bool, required } from './args.js';
 import { checkArgs } from '../rpc/params.js';
 
+/**
+ * geth's rpc.ID, a plain Go string type: encoding/json's own errors name the JSON kind
+ * (`cannot unmarshal number into Go value of type rpc.ID`), and null leaves it "" (no filter).
+ */
 function filterId(v: unknown): string {
-  if (typeof v !== 'string') throw new RpcError(-32602, 'invalid argument 0: json: cannot unmarshal non-string into Go value of type rpc.ID');
+  if (v === null) return '';
+  if (typeof v !== 'string') throw new RpcError(-32602, `invalid argument 0: json: cannot unmarshal ${goKind(v)} into Go value of type rpc.ID`);
   return v;
 }
 
@@ -25,7 +30,8 @@ export function filterMethods(be: EvmBackend, subs: EvmSubscriptions): MethodTab
   m.set('eth_getLogs', (p) => getLogs(be, parseLogCriteria(required(p, 0), 0)));
   m.set('eth_newFilter', (p) => subs.newFilter(parseLogCriteria(required(p, 0), 0)));
   m.set('eth_newBlockFilter', () => subs.newBlockFilter());
-  m.set('eth_newPendingTransactionFilter', () => subs.newPendingTransactionFilter());
+  // geth's NewPendingTransactionFilter(fullTx *bool): with true, the changes are the txs themselves.
+  m.set('eth_newPendingTransactionFilter', (p) => subs.newPendingTransactionFilter(p[0] === undefined || p[0] === null ? false : bool(p[0], 0)));
   m.set('eth_getFilterChanges', (p) => subs.changes(filterId(required(p, 0))));
   m.set('eth_getFilterLogs', (p) => subs.logs(filterId(required(p, 0))));
   m.set('eth_uninstallFilter', (p) => subs.uninstall(filterId(required(p, 0))));

@@ -1,7 +1,7 @@
 // Block building (reference §9.1): header fields from the parent and the fee rules, txs from the
 // pool in price-and-nonce order, execution on the live state, roots, and the block's LMDB ops.
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
-import { Address, bigIntToUnpaddedBytes, generateAddress } from '@ethereumjs/util';
+import { Address, bigIntToUnpaddedBytes, generateAddress, type Account } from '@ethereumjs/util';
 import { encodeReceipt, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Blockchain, Block } from '../chain/blockchain.js';
@@ -12,7 +12,7 @@ import { EMPTY_UNCLE_HASH, ZERO_HASH, encodeHeader, type ChainHeader } from '../
 import { keccak256 } from '../crypto.js';
 import type { Op, StoredReceipt } from '../chain/store.js';
 import type { EvmFork } from '../chain/common.js';
-import type { PoolTx, TxPool } from '../txpool/pool.js';
+import type { PoolResetHead, PoolTx, TxPool } from '../txpool/pool.js';
 import { warpOf } from '../../warp/chain.js';
 import { hex0x } from '../../hexOf.js';
 import { INVALIDATE_DELEGATE_UNIX } from '../precompiles/addresses.js';
@@ -70,6 +70,22 @@ export class BlockBuilder {
    */
   async headNonce(from: Address): Promise<bigint> {
     return (await this.liveState().getAccount(from))?.nonce ?? 0n;
+  }
+
+  /** The head facts the pool resets on (nonces, balances, gas limit), read as headNonce reads. */
+  poolResetHead(): PoolResetHead {
+    // One account read per sender for both facts.
+    const state = this.liveState();
+    let last: { from: string; account: Promise<Account | undefined> } | undefined;
+    const account = (from: string) => {
+      if (last?.from !== from) last = { from, account: state.getAccount(new Address(Buffer.from(from.slice(2), 'hex'))) };
+      return last.account;
+    };
+    return {
+      nonce: async (from) => (await account(from))?.nonce ?? 0n,
+      balance: async (from) => (await account(from))?.balance ?? 0n,
+      gasLimit: this.chain.head.header.gasLimit,
+    };
   }
 
   /** Applies a test-control edit to the head state; returns the new root (not yet written). */

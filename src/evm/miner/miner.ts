@@ -304,7 +304,7 @@ export class Miner {
         // waits until the drain is done (busy): a client reads the block only once it is on disk.
         const before = { head: parent, root: this.chain.headStateRoot, nextTimestampMs: this.clock.nextTimestampMs };
         this.accept(built, opts);
-        await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
+        await this.pool.reset(this.builder.poolResetHead());
         this.building = false;
         this.releaseAdmission();
         try {
@@ -321,7 +321,7 @@ export class Miner {
         await durable;
         this.chain.state.nodes.settle();
         this.accept(built, opts);
-        await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
+        await this.pool.reset(this.builder.poolResetHead());
       }
       mined = { block: built.block, receipts: built.receipts };
     } finally {
@@ -380,7 +380,7 @@ export class Miner {
           this.accept(built, { timestampMs: ts });
           if (built.included.length) {
             included.push(...built.included);
-            await this.pool.reset((from) => this.builder.headNonce(addressOf(from)));
+            await this.pool.reset(this.builder.poolResetHead());
           }
           mined.push({ block: built.block, receipts: built.receipts });
         }
@@ -443,7 +443,3 @@ export class Miner {
   }
 }
 
-import { Address } from '@ethereumjs/util';
-function addressOf(from: string): Address {
-  return new Address(Buffer.from(from.slice(2), 'hex'));
-}

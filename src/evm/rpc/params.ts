@@ -130,7 +130,12 @@ export function decodeUint64(v: unknown): bigint {
 
 /** hexutil.Uint (e.g. a transaction index). */
 export function decodeUint(v: unknown): number {
-  return Number(wrap('hexutil.Uint', v, uint64Text));
+  return Number(decodeUintBig(v));
+}
+
+/** hexutil.Uint as an exact bigint (Go's uint is 64 bits: the same range as hexutil.Uint64). */
+export function decodeUintBig(v: unknown): bigint {
+  return wrap('hexutil.Uint', v, uint64Text);
 }
 
 /** hexutil.Bytes; '' decodes to empty bytes. */
@@ -454,7 +459,9 @@ export interface AccessTuple {
 }
 
 function decodeAccessTuple(v: unknown): AccessTuple {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new GoTypeError(jsonKind(v), 'types.AccessTuple');
+  // AccessTuple's generated UnmarshalJSON is called with null too, and finds no address.
+  if (v === null) throw new Error("missing required field 'address' for AccessTuple");
+  if (typeof v !== 'object' || Array.isArray(v)) throw new GoTypeError(jsonKind(v), 'types.AccessTuple');
   let address: string | undefined;
   let storageKeys: string[] | undefined;
   for (const k in v as Record<string, unknown>) {

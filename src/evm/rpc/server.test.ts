@@ -61,8 +61,8 @@ before(async () => {
   handlers = createEthRpcHandlers({
     methods,
     subscriptions: {
-      subscribe(kind, params, emit) {
-        if (kind !== 'ticks') throw subscriptionNotFound(kind);
+      subscribe(kind, params, emit, namespace) {
+        if (namespace !== 'eth' || kind !== 'ticks') throw subscriptionNotFound(kind, namespace);
         if (params.length > 1) throw new RpcError(-32602, 'too many arguments, want at most 1');
         emit('early'); // before the subscription id is written: must arrive after it
         emitters.add(emit);

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Logger } from '../../logging/logger.js';
 import { writeReply, type Reply as HttpReply, type RouteHandler } from '../../server/router.js';
+import { normalizeForWs, refuseWebSocket, websocketRefusal } from '../../server/wsHandshake.js';
 import { RawNumber, lossyNumber, rawIds } from './rawIds.js';
 import { keepParamNumbers } from './rawNumbers.js';
 
@@ -41,8 +42,9 @@ export interface SubscriptionSource {
       start delivering with `emit`; return the unsubscribe function. Throw RpcError for bad params
       (use `subscriptionNotFound(kind)` for an unknown kind). `params` are the eth_subscribe params
       as sent, so params[0] is the kind and the kind's own arguments are numbered from 1 in
-      `invalid argument N` texts, as in geth. */
-  subscribe(kind: string, params: unknown[], emit: (result: unknown) => void): () => void;
+      `invalid argument N` texts, as in geth. `namespace` is the method's (`eth` for eth_subscribe,
+      `debug` for debug_subscribe, …): a kind the namespace lacks is `subscriptionNotFound(kind, namespace)`. */
+  subscribe(kind: string, params: unknown[], emit: (result: unknown) => void, namespace: string): () => void;
 }
 
 export interface EthRpcOptions {
@@ -236,6 +238,14 @@ class Connection implements WsConnection {
       // the socket is going away; close() will clean up
     }
   }
+
+  /** Sends `last` (if any), then ends the connection without a close frame. */
+  drop(last: string | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (last === undefined) return this.socket.terminate();
+    this.socket.send(last + '\n', () => this.socket.terminate());
+  }
 }
 
 /** A subscription made during a call; activated after the call's answer is written. */
@@ -255,7 +265,9 @@ export class EthRpcServer {
   /** ws (and the https, tls and zlib modules it loads) comes with the first WebSocket, not at every start. */
   private wsServer(): Promise<WebSocketServer> {
     const maxPayload = this.opts.wsMessageLimit ?? WS_MESSAGE_LIMIT;
-    return (this.wss ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: false })));
+    // gorilla does not check that text messages are UTF-8 (ws would close with 1007); Go's JSON
+    // decoder reads invalid bytes as U+FFFD, as Buffer.toString does.
+    return (this.wss ??= import('ws').then(({ WebSocketServer }) => new WebSocketServer({ noServer: true, maxPayload, perMessageDeflate: false, skipUTF8Validation: true })));
   }
 
   handlers(): EthRpcHandlers {
@@ -265,16 +277,8 @@ export class EthRpcServer {
         post: { bodyLimit: this.opts.bodyLimit, accepts: contentTypeOK, answer: (body) => this.answer(body) },
       },
       ws: {
-        http: (req, res) => {
-          // gorilla/websocket's answer to a plain HTTP request on the WebSocket endpoint.
-          req.resume();
-          res.writeHead(400, {
-            'Content-Type': 'text/plain; charset=utf-8',
-            'Sec-Websocket-Version': '13',
-            'X-Content-Type-Options': 'nosniff',
-          });
-          res.end('Bad Request\n');
-        },
+        // gorilla/websocket's answer to a request it does not upgrade (src/server/wsHandshake.ts).
+        http: refuseWebSocket,
         upgrade: (req, socket, head) => this.upgrade(req, socket, head),
       },
       close: () => this.close(),
@@ -290,8 +294,9 @@ export class EthRpcServer {
   private serveHTTP(req: IncomingMessage, res: ServerResponse): void {
     const method = req.method;
     const lengthHeader = req.headers['content-length'];
-    // Permit empty GETs for remote health checks (geth rpc/http.go).
-    if (method === 'GET' && (lengthHeader === undefined || lengthHeader === '0') && req.headers['transfer-encoding'] === undefined && !(req.url ?? '').includes('?')) {
+    // Permit empty GETs for remote health checks (geth rpc/http.go): no body, URL.RawQuery empty
+    // (a bare `?` leaves it empty).
+    if (method === 'GET' && (lengthHeader === undefined || lengthHeader === '0') && req.headers['transfer-encoding'] === undefined && emptyQuery(req.url ?? '')) {
       req.resume();
       res.writeHead(200, { 'Content-Length': 0 });
       res.end();
@@ -513,7 +518,7 @@ export class EthRpcServer {
     if (typeof kind !== 'string') return fail(-32602, 'expected subscription name as first argument');
     const namespace = msg.method.slice(0, msg.method.indexOf('_'));
     const source = this.opts.subscriptions;
-    if (namespace !== 'eth' || !source) {
+    if (!source) {
       const e = subscriptionNotFound(kind, namespace);
       return fail(e.code, e.message);
     }
@@ -523,7 +528,8 @@ export class EthRpcServer {
       if (sub.ended || conn.closed) return;
       let text: string;
       try {
-        text = '{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"' + subID + '","result":' + toJSON(result) + '}}';
+        // geth's Notifier: the method is the subscribing namespace's (`debug_subscription` for debug_subscribe).
+        text = '{"jsonrpc":"2.0","method":"' + namespace + '_subscription","params":{"subscription":"' + subID + '","result":' + toJSON(result) + '}}';
       } catch (e) {
         this.opts.log.error('cannot encode subscription result', { error: String(e) });
         return;
@@ -531,7 +537,7 @@ export class EthRpcServer {
       if (sub.active) conn.send(text);
       else sub.queue?.push(text);
     };
-    sub.unsubscribe = source.subscribe(kind, params, emit);
+    sub.unsubscribe = source.subscribe(kind, params, emit, namespace);
     conn.subs.set(subID, sub);
     pending.push(sub);
     return this.resultReply(id, subID, msg.method);
@@ -558,9 +564,13 @@ export class EthRpcServer {
 
   // ----- WebSocket
 
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  /** Takes the handshake if gorilla's Upgrader would; false leaves the request to `http` (its refusal). */
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    if (websocketRefusal(req) !== undefined) return false;
+    normalizeForWs(req);
     // Until the handshake is answered the socket is paused: nothing the client sends is lost.
     this.wsServer().then((wss) => this.accept(wss, req, socket, head), () => socket.destroy());
+    return true;
   }
 
   private accept(wss: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -591,6 +601,8 @@ export class EthRpcServer {
   }
 
   private onWsMessage(conn: Connection, data: RawData, _isBinary: boolean): void {
+    // After a parse error geth reads nothing more from the connection.
+    if (conn.closed) return;
     conn.alive = true;
     const text = rawText(data);
     let parsed: unknown;
@@ -598,10 +610,10 @@ export class EthRpcServer {
       parsed = parseFirstValue(text);
     } catch (e) {
       // geth writes a parse error for a syntax error, then drops the connection (also on an
-      // empty or truncated message, without the error).
+      // empty or truncated message, without the error): gorilla's Close ends the TCP connection
+      // without a close frame, so the client sees 1006 (abnormal closure).
       const msg = (e as Error).message;
-      if (msg !== 'EOF' && msg !== 'unexpected EOF') conn.send(errorJSON('null', -32700, msg));
-      conn.socket.close();
+      conn.drop(msg !== 'EOF' && msg !== 'unexpected EOF' ? errorJSON('null', -32700, msg) : undefined);
       return;
     }
     try {
@@ -657,6 +669,12 @@ function rawText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data).toString('utf8');
+}
+
+/** Go's URL.RawQuery of a request target is empty: no `?`, or nothing after it. */
+function emptyQuery(url: string): boolean {
+  const q = url.indexOf('?');
+  return q < 0 || q === url.length - 1;
 }
 
 function contentTypeOK(header: string | undefined): boolean {
@@ -719,14 +737,19 @@ export function parseFirstValue(text: string): unknown {
     const trailing = /after JSON at position (\d+)/.exec(msg);
     if (trailing) {
       const value = JSON.parse(text.slice(0, Number(trailing[1])));
-      // Go's decoder stops after an object or array; a scalar needs a delimiter after it.
+      // Go's decoder stops after an object or array; a scalar needs a delimiter after it, and
+      // whitespace is one (`1 x` is 1, `1x` a syntax error).
       if (value !== null && typeof value === 'object') return value;
+      if (/[ \t\n\r]/.test(text[Number(trailing[1]) - 1])) return value;
       const c = text[Number(trailing[1])];
       throw new Error(`invalid character '${c}' after top-level value`);
     }
     if (/end of JSON input|Unterminated string/.test(msg)) throw new Error('unexpected EOF');
     const pos = /at position (\d+)/.exec(msg);
     const at = pos ? Number(pos[1]) : -1;
+    // Stopped at the end of the text: every byte was valid so far (`{"id":1`, `1.`), which Go's
+    // decoder reports as io.ErrUnexpectedEOF, not as a syntax error.
+    if (at >= text.length) throw new Error('unexpected EOF');
     const c = at >= 0 && at < text.length ? text[at] : (/Unexpected token '?(.)'?/.exec(msg)?.[1] ?? '?');
     const ch = c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : c === "'" ? "\\'" : c;
     let where = 'looking for beginning of value';

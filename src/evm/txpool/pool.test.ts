@@ -204,3 +204,22 @@ test('insufficient funds counting the sender\'s executable txs in the pool (geth
     await rpc('anvil_setBalance', [who, before]);
   }
 });
+
+test('a queued tx is announced (pending-tx filter) only once its gap is filled, as geth announces promoted txs', async () => {
+  await rpc('evm_setAutomine', [false]);
+  try {
+    const id = await rpc('eth_newPendingTransactionFilter');
+    const n = await nonceOf(1);
+    const later = await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n + 1n, to: DEV_ADDRS[0] })]);
+    assert.deepEqual(await rpc('eth_getFilterChanges', [id]), [], 'queued: not announced');
+    const first = await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n, to: DEV_ADDRS[0] })]);
+    assert.deepEqual(await rpc('eth_getFilterChanges', [id]), [first, later], 'both once executable, in nonce order');
+    // A replacement of an executable tx is announced at once.
+    const repl = await rpc('eth_sendRawTransaction', [signTx(1, { nonce: n + 1n, to: DEV_ADDRS[0], maxFeePerGas: 40_000_000_000n, maxPriorityFeePerGas: 1n })]);
+    assert.deepEqual(await rpc('eth_getFilterChanges', [id]), [repl]);
+    await rpc('eth_uninstallFilter', [id]);
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+    await rpc('evm_mine', []);
+  }
+});

@@ -5,6 +5,8 @@ import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import { checksumAddress } from '../chain/devAccounts.js';
 import { keccak256 } from '../crypto.js';
+import { feeCap, tipCap } from './txFees.js';
+import { cheapestFirst, pendingOverflow, pricedAbove, queueCapOverflow, queueOverflow, txSlots } from './truncate.js';
 
 export class TxPoolError extends Error {}
 
@@ -35,6 +37,15 @@ export interface PoolHead {
    * gapped and strand it (no block would ever be built for it).
    */
   superseded?(): boolean;
+}
+
+/** The new head's facts the pool is reset on. */
+export interface PoolResetHead {
+  nonce(from: string): Promise<bigint>;
+  /** The sender's balance at the head: txs costing more are dropped (geth's list.Filter). */
+  balance?(from: string): Promise<bigint>;
+  /** The head's gas limit: txs needing more gas are dropped. */
+  gasLimit?: bigint;
 }
 
 /** The head moved while a tx was validated; the caller retries with the new head. */
@@ -77,14 +88,6 @@ export const DEFAULT_POOL_LIMITS: TxPoolLimits = {
   locals: new Set(),
 };
 
-function feeCap(tx: TypedTransaction): bigint {
-  return 'maxFeePerGas' in tx ? (tx as { maxFeePerGas: bigint }).maxFeePerGas : (tx as unknown as { gasPrice: bigint }).gasPrice;
-}
-function tipCap(tx: TypedTransaction): bigint {
-  return 'maxPriorityFeePerGas' in tx
-    ? (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas
-    : (tx as unknown as { gasPrice: bigint }).gasPrice;
-}
 export function effectiveTip(tx: TypedTransaction, baseFee: bigint): bigint {
   const cap = feeCap(tx);
   const tip = tipCap(tx);
@@ -115,9 +118,13 @@ export class TxPool {
   /** State nonce per sender at the head, updated on each new head. */
   private readonly stateNonces = new Map<string, bigint>();
   private seq = 0;
+  /** geth's all.Slots(): the pool's txs counted in 32 KiB slots. */
+  private slots = 0;
+  /** Hashes of the pool's txs already announced to the listeners (announceExecutable). */
+  private readonly announced = new Set<string>();
   private readonly listeners: ((p: PoolTx) => void)[] = [];
 
-  /** Called for every tx newly admitted (newPendingTransactions). */
+  /** Called for every tx once it is executable (newPendingTransactions); queued txs wait for their gap to fill. */
   onAdded(fn: (p: PoolTx) => void): () => void {
     this.listeners.push(fn);
     return () => {
@@ -176,7 +183,7 @@ export class TxPool {
       throw new TxPoolError(`insufficient funds for gas * price + value: balance ${balance}, tx cost ${cost}, overshot ${cost - balance}`);
     }
     let acct = this.accounts.get(from);
-    const old = acct?.txs.get(tx.nonce);
+    let old = acct?.txs.get(tx.nonce);
     // geth 1.13's overdraft check (ExistingExpenditure / ExistingCost): the sender's executable
     // txs must all stay payable, a replacement counting only its extra cost.
     if (acct) {
@@ -192,6 +199,11 @@ export class TxPool {
         throw new TxPoolError(`insufficient funds for gas * price + value: balance ${balance}, queued cost ${spent}, tx cost ${extra}, overshot ${spent + extra - balance}`);
       }
     }
+    if (this.slots + txSlots(raw) > this.limits.globalSlots + this.limits.globalQueue) {
+      this.makeRoom(tx, from, raw, this.isExecutableNonce(from, tx.nonce, stateNonce));
+      acct = this.accounts.get(from);
+      old = acct?.txs.get(tx.nonce);
+    }
     if (old) {
       // Replacement needs both caps bumped by tx-pool-price-bump percent; geth's thresholds are
       // old × (100 + bump) / 100 rounded down.
@@ -201,28 +213,102 @@ export class TxPool {
       if (cap <= oldCap || tip <= oldTip || cap < (oldCap * bump) / 100n || tip < (oldTip * bump) / 100n) {
         throw new TxPoolError('replacement transaction underpriced');
       }
-    } else {
-      const executable = this.isExecutableNonce(from, tx.nonce, stateNonce);
-      const { accountSlots, globalSlots, accountQueue, globalQueue } = this.limits;
-      // counts() walks every sender: only when the pool is big enough for a limit to bite.
-      if (executable) {
-        if ((acct?.txs.size ?? 0) >= accountSlots + accountQueue && this.all.size >= globalSlots && this.counts().pending >= globalSlots) {
-          throw new TxPoolError('txpool is full');
-        }
-        this.beats.set(from, this.now());
-      } else {
-        const queued = acct ? this.split(from, stateNonce).queued.length : 0;
-        if (queued >= accountQueue || (this.all.size >= globalQueue && this.counts().queued >= globalQueue)) throw new TxPoolError('txpool is full');
-        if (!this.beats.has(from)) this.beats.set(from, this.now());
-      }
     }
+    // A replacement takes its predecessor's place, so it is executable when that one was.
+    const executable = this.isExecutableNonce(from, tx.nonce, stateNonce);
+    if (!old && (executable || !this.beats.has(from))) this.beats.set(from, this.now());
+    // No limit refuses the tx here: as geth's reorg after an add, truncate() below trims the pool
+    // back to its limits (the new tx itself may be what goes), and the hash is answered anyway.
     if (!acct) this.accounts.set(from, (acct = { txs: new Map() }));
     const p: PoolTx = { tx, hash, from, nonce: tx.nonce, seq: this.seq++, raw };
-    if (old) this.all.delete(old.hash);
+    if (old) this.forget(old.hash);
     acct.txs.set(tx.nonce, p);
-    this.all.set(hash, p);
-    for (const l of this.listeners) l(p);
+    this.index(p);
+    this.truncate([from]);
+    // Only an executable tx makes txs executable: itself and the queued ones it closes the gap to.
+    if (executable) this.announceExecutable(from, tx.nonce);
     return p;
+  }
+
+  /**
+   * geth's reorg trimming (legacypool's promoteExecutables, truncatePending, truncateQueue; see
+   * truncate.ts): the queued txs of each sender in `dirty` past tx-pool-account-queue, then the
+   * executable txs past tx-pool-global-slots, then the queued txs past tx-pool-global-queue. Locals
+   * are never trimmed. Returns the hashes dropped.
+   */
+  private truncate(dirty: Iterable<string>): string[] {
+    const { accountSlots, globalSlots, accountQueue, globalQueue } = this.limits;
+    const dropped: PoolTx[] = [];
+    for (const from of dirty) {
+      // A sender with no more txs than the cap has no more queued ones either (no split needed).
+      if ((this.accounts.get(from)?.txs.size ?? 0) <= accountQueue || this.isLocal(from)) continue;
+      dropped.push(...queueCapOverflow(this.split(from).queued, accountQueue));
+    }
+    for (const p of dropped) this.remove(p.hash);
+    // The global limits need every sender's counts: only when the pool is big enough to pass one.
+    if (this.all.size > Math.min(globalSlots, globalQueue)) {
+      const pending = new Map<string, PoolTx[]>();
+      const queued: { beat: number; list: PoolTx[] }[] = [];
+      let pendingTotal = 0;
+      let queuedTotal = 0;
+      for (const from of this.accounts.keys()) {
+        const s = this.split(from);
+        pendingTotal += s.pending.length;
+        queuedTotal += s.queued.length;
+        if (this.isLocal(from)) continue;
+        pending.set(from, s.pending);
+        if (s.queued.length) queued.push({ beat: this.beats.get(from) ?? this.now(), list: s.queued });
+      }
+      const overflow = [...pendingOverflow(pending, pendingTotal, accountSlots, globalSlots), ...queueOverflow(queued, queuedTotal, globalQueue)];
+      for (const p of overflow) this.remove(p.hash);
+      dropped.push(...overflow);
+    }
+    return dropped.map((p) => p.hash);
+  }
+
+  /**
+   * geth's add() when the pool holds tx-pool-global-slots + tx-pool-global-queue slots: a remote
+   * tx priced no better than the cheapest remote one is `transaction underpriced`; else the
+   * cheapest remote txs go to make room (`txpool is full` when they are not enough; a local tx
+   * takes what there is), unless a gapped tx would push out an executable one.
+   */
+  private makeRoom(tx: TypedTransaction, from: string, raw: Uint8Array, executable: boolean): void {
+    const local = this.isLocal(from);
+    const remotes = cheapestFirst([...this.all.values()].filter((p) => !this.isLocal(p.from)));
+    if (!local && remotes.length > 0 && !pricedAbove(tx, remotes[0].tx)) throw new TxPoolError('transaction underpriced');
+    let need = this.slots - (this.limits.globalSlots + this.limits.globalQueue) + txSlots(raw);
+    const drop: PoolTx[] = [];
+    for (const p of remotes) {
+      if (need <= 0) break;
+      drop.push(p);
+      need -= txSlots(p.raw);
+    }
+    if (need > 0 && !local) throw new TxPoolError('txpool is full');
+    if (!local && !executable && drop.some((p) => this.split(p.from).pending.includes(p))) {
+      throw new TxPoolError('future transaction tries to replace pending');
+    }
+    for (const p of drop) this.remove(p.hash);
+  }
+
+  private isLocal(from: string): boolean {
+    return this.limits.allLocal || this.limits.locals.has(from);
+  }
+
+  /**
+   * geth announces a tx (NewTxsEvent: newPendingTransactions, pending-tx filters) when it becomes
+   * executable, not when it is queued: a sender's executable txs not announced yet, in nonce order.
+   */
+  private announceExecutable(from: string, fromNonce = this.stateNonces.get(from) ?? 0n): void {
+    const acct = this.accounts.get(from);
+    if (!acct) return;
+    // The executable run from `fromNonce` (itself executable) on, walked by nonce (no split: this
+    // runs with every add).
+    let n = fromNonce;
+    for (let p = acct.txs.get(n); p !== undefined; p = acct.txs.get(++n)) {
+      if (this.announced.has(p.hash)) continue;
+      this.announced.add(p.hash);
+      for (const l of this.listeners) l(p);
+    }
   }
 
   private isExecutableNonce(from: string, nonce: bigint, stateNonce: bigint): boolean {
@@ -242,7 +328,8 @@ export class TxPool {
       if (!acct) this.accounts.set(p.from, (acct = { txs: new Map() }));
       if (acct.txs.has(p.nonce) || this.all.has(p.hash)) continue;
       acct.txs.set(p.nonce, p);
-      this.all.set(p.hash, p);
+      this.index(p);
+      this.announced.add(p.hash); // announced when it first came
       const n = this.stateNonces.get(p.from);
       if (n === undefined || p.nonce < n) this.stateNonces.set(p.from, p.nonce);
     }
@@ -314,16 +401,32 @@ export class TxPool {
     }
   }
 
-  /** After a new head: drop txs whose nonce is now used; refresh state nonces. */
-  async reset(getNonce: (from: string) => Promise<bigint>): Promise<void> {
+  /**
+   * After a new head (geth's reset and the reorg after it): drop txs whose nonce is now used and
+   * refresh the state nonces; with `head.balance`, geth's list.Filter too — a tx whose cost (gas ×
+   * fee cap + value) passes its sender's balance, or whose gas passes the head's gas limit, goes
+   * (an executable one's later nonces are then queued behind the gap); then the limits.
+   */
+  async reset(head: PoolResetHead | ((from: string) => Promise<bigint>)): Promise<void> {
+    const facts: PoolResetHead = typeof head === 'function' ? { nonce: head } : head;
     for (const [from, acct] of this.accounts) {
-      const n = await getNonce(from);
+      const n = await facts.nonce(from);
       if (n !== this.stateNonces.get(from)) this.beats.set(from, this.now()); // progress
       this.stateNonces.set(from, n);
       for (const [nonce, p] of acct.txs) {
         if (nonce < n) {
           acct.txs.delete(nonce);
-          this.all.delete(p.hash);
+          this.forget(p.hash);
+        }
+      }
+      if (facts.balance && acct.txs.size > 0) {
+        const balance = await facts.balance(from);
+        for (const [nonce, p] of acct.txs) {
+          const tooCostly = p.tx.gasLimit * feeCap(p.tx) + p.tx.value > balance;
+          if (tooCostly || (facts.gasLimit !== undefined && p.tx.gasLimit > facts.gasLimit)) {
+            acct.txs.delete(nonce);
+            this.forget(p.hash);
+          }
         }
       }
       if (acct.txs.size === 0) {
@@ -332,6 +435,9 @@ export class TxPool {
         this.beats.delete(from);
       }
     }
+    // geth's reorg after a reset: every sender's limits, then the txs that became executable.
+    this.truncate([...this.accounts.keys()]);
+    for (const from of this.accounts.keys()) this.announceExecutable(from);
   }
 
   /**
@@ -356,7 +462,7 @@ export class TxPool {
   remove(hash: string): void {
     const p = this.all.get(hash);
     if (!p) return;
-    this.all.delete(hash);
+    this.forget(hash);
     const acct = this.accounts.get(p.from);
     acct?.txs.delete(p.nonce);
     if (acct && acct.txs.size === 0) {
@@ -365,8 +471,24 @@ export class TxPool {
     }
   }
 
+  private index(p: PoolTx): void {
+    this.all.set(p.hash, p);
+    this.slots += txSlots(p.raw);
+  }
+
+  /** Takes a tx out of the hash index (its sender's slot is the caller's business). */
+  private forget(hash: string): void {
+    const p = this.all.get(hash);
+    if (!p) return;
+    this.all.delete(hash);
+    this.slots -= txSlots(p.raw);
+    this.announced.delete(hash);
+  }
+
   clear(): void {
     this.all.clear();
+    this.slots = 0;
+    this.announced.clear();
     this.accounts.clear();
     this.stateNonces.clear();
     this.beats.clear();
