@@ -2,6 +2,8 @@
 // WebSocket frames) parsed back off the wire.
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { after, afterEach, before } from 'node:test';
+import { startTestNode, type TestNode } from './helpers.js';
 
 /** One HTTP response as read off the wire. */
 export interface Resp {
@@ -231,4 +233,25 @@ export function chunkedPost(path: string, body: string, pieces = 3, extra = ''):
 export function destroyOpened(): void {
   for (const w of opened) w.destroy();
   opened.clear();
+}
+
+/** The node a file of wire tests shares, as `started` receives it. */
+export interface WireNode {
+  t: TestNode;
+  port: number;
+  nodeID: string;
+}
+
+/**
+ * Starts the node (memdb, plus `options`) before a file's tests and stops it after them; every
+ * connection a test opened is destroyed after it.
+ */
+export function useWireNode(options: Record<string, unknown>, started: (n: WireNode) => void): void {
+  let node: TestNode | undefined;
+  before(async () => {
+    node = await startTestNode({ 'db-type': 'memdb', ...options });
+    started({ t: node, port: Number(new URL(node.url).port), nodeID: node.node.nodeID });
+  });
+  after(() => node?.stop());
+  afterEach(destroyOpened);
 }

@@ -2,21 +2,15 @@
 // node:http's parser does not know (`FOO`, a lower-case `post`, RTSP's `DESCRIBE`) and CONNECT
 // are routed like any request (reparse.ts, unknownMethods.ts); `Expect` gets Go's answers
 // (expectContinue.ts).
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestNode, type TestNode } from '../../test/helpers.js';
-import { Wire, destroyOpened, maskDate, post, type Resp } from '../../test/httpWire.js';
+import type { TestNode } from '../../test/helpers.js';
+import { maskDate, post, type Resp, useWireNode, Wire } from '../../test/httpWire.js';
 
 let t: TestNode;
 let port: number;
 let nodeID: string;
-before(async () => {
-  t = await startTestNode({ 'db-type': 'memdb', 'http-allowed-origins': '*' });
-  port = Number(new URL(t.url).port);
-  nodeID = t.node.nodeID;
-});
-after(() => t.stop());
-afterEach(destroyOpened);
+useWireNode({ 'http-allowed-origins': '*' }, (n) => ({ t, port, nodeID } = n));
 
 const LIMIT = { timeout: 10_000 };
 const INFO_CALL = '{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID"}';

@@ -2,22 +2,16 @@
 // handshake's refusals (wsHandshake.ts) with gorilla's statuses and texts on a connection that
 // stays open, the front door's own answers first (preflight, header route, paths), no subprotocol,
 // and geth's way of ending a connection on a bad message (no close frame: the client sees 1006).
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { startTestNode, type TestNode } from '../../test/helpers.js';
-import { Wire, destroyOpened, maskDate, post } from '../../test/httpWire.js';
+import type { TestNode } from '../../test/helpers.js';
+import { maskDate, post, useWireNode, Wire } from '../../test/httpWire.js';
 
 let t: TestNode;
 let port: number;
 let nodeID: string;
-before(async () => {
-  t = await startTestNode({ 'db-type': 'memdb', 'http-allowed-origins': 'http://a.example' });
-  port = Number(new URL(t.url).port);
-  nodeID = t.node.nodeID;
-});
-after(() => t.stop());
-afterEach(destroyOpened);
+useWireNode({ 'http-allowed-origins': 'http://a.example' }, (n) => ({ t, port, nodeID } = n));
 
 const LIMIT = { timeout: 10_000 };
 const WS = '/ext/bc/dev/ws';

@@ -3,11 +3,11 @@
 // serves a connection (its fast path on the raw socket, or node:http after a hand-off): the
 // answers, their header order, keep-alive and closing, pipelining, timeouts and shutdown.
 // Only the value of the Date header is ever masked when responses are compared.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startTestNode, type TestNode } from '../../test/helpers.js';
-import { Wire, chunkedPost, destroyOpened, maskDate, post, type Resp } from '../../test/httpWire.js';
+import { chunkedPost, maskDate, post, type Resp, useWireNode, Wire } from '../../test/httpWire.js';
 import WebSocket from 'ws';
 
 // ----- helpers
@@ -65,13 +65,7 @@ const goStatusError = (status: string, text: string) => `HTTP/1.1 ${status}: ${t
 let t: TestNode;
 let port: number;
 let nodeID: string;
-before(async () => {
-  t = await startTestNode({ 'db-type': 'memdb', 'http-allowed-origins': '*' });
-  port = Number(new URL(t.url).port);
-  nodeID = t.node.nodeID;
-});
-after(() => t.stop());
-afterEach(destroyOpened);
+useWireNode({ 'http-allowed-origins': '*' }, (n) => ({ t, port, nodeID } = n));
 
 // ----- tests
 

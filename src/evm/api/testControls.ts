@@ -180,6 +180,18 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     return true;
   });
 
+  /** A control under Anvil's name (answering null) and Hardhat's (answering true). */
+  const anvilAndHardhat = (name: string, run: (p: unknown[]) => Promise<void>) => {
+    m.set(`anvil_${name}`, async (p) => {
+      await run(p);
+      return null;
+    });
+    m.set(`hardhat_${name}`, async (p) => {
+      await run(p);
+      return true;
+    });
+  };
+
   const rewind = async (s: Snapshot) => {
     const release = await miner.lock.acquire();
     try {
@@ -216,14 +228,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     miner.automine = startMining.automine;
     miner.setIntervalMining(startMining.intervalMs);
   };
-  m.set('anvil_reset', async (p) => {
-    await reset(p);
-    return null;
-  });
-  m.set('hardhat_reset', async (p) => {
-    await reset(p);
-    return true;
-  });
+  anvilAndHardhat('reset', reset);
 
   // Anvil's fixed distance between block timestamps (ignoring the clock) until removed.
   m.set('anvil_setBlockTimestampInterval', (p) => {
@@ -287,14 +292,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     }
     be.consensus.feeRecipient = a;
   };
-  m.set('anvil_setCoinbase', async (p) => {
-    await setCoinbase(p);
-    return null;
-  });
-  m.set('hardhat_setCoinbase', async (p) => {
-    await setCoinbase(p);
-    return true;
-  });
+  anvilAndHardhat('setCoinbase', setCoinbase);
   // Asked of an Ethereum dev node, but fixed by Subnet-EVM's consensus: the block gas limit is the
   // fee config's and the base fee follows the dynamic fee rules, and a block that differs is
   // invalid. A clear refusal rather than "method not found".
