@@ -114,3 +114,12 @@ export function opt<T>(params: unknown[], i: number, f: (v: unknown, i: number) 
   const v = params[i];
   return v === undefined || v === null ? undefined : f(v, i);
 }
+
+/** geth's rpc.BlockNumber int64 for a block spec: numbers as they are, tags negative (earliest is 0; none is latest). */
+export function blockNumberCode(s: BlockSpec | undefined): bigint {
+  if (!s) return -2n;
+  if (s.kind === 'number') return s.number;
+  if (s.kind !== 'tag') return -2n;
+  const codes: Record<string, bigint> = { earliest: 0n, latest: -2n, pending: -1n, accepted: -3n, finalized: -3n, safe: -4n };
+  return codes[s.tag] ?? -2n;
+}

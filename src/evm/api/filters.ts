@@ -5,7 +5,7 @@ import { RpcError, subscriptionNotFound, type SubscriptionSource } from '../rpc/
 import type { Block } from '../chain/blockchain.js';
 import { headerNotificationJSON } from '../chain/header.js';
 import { keccak256 } from '../crypto.js';
-import { bool, type BlockSpec } from './args.js';
+import { blockNumberCode, bool, type BlockSpec } from './args.js';
 import { filterCriteriaArg, type BlockNumber } from '../rpc/params.js';
 import type { EvmBackend } from './backend.js';
 import { hexD, logJSON, txJSON } from './format.js';
@@ -42,15 +42,6 @@ function matches(c: LogCriteria, addr: string, topics: string[]): boolean {
     if (want && !want.has(topics[k])) return false;
   }
   return true;
-}
-
-/** A range end as geth's rpc.BlockNumber: numbers as they are, tags negative (earliest is 0). */
-function blockNumberCode(s: BlockSpec | undefined): bigint {
-  if (!s) return -2n;
-  if (s.kind === 'number') return s.number;
-  if (s.kind !== 'tag') return -2n;
-  const codes: Record<string, bigint> = { earliest: 0n, latest: -2n, pending: -1n, accepted: -3n, finalized: -3n, safe: -4n };
-  return codes[s.tag] ?? -2n;
 }
 
 /**

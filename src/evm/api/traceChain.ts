@@ -6,17 +6,10 @@
 import { RpcError } from '../rpc/server.js';
 import type { Block } from '../chain/blockchain.js';
 import { createTracer } from '../tracers/index.js';
-import { blockNumber, required, type BlockSpec } from './args.js';
+import { blockNumber, blockNumberCode, required, type BlockSpec } from './args.js';
 import type { EvmBackend } from './backend.js';
 import { traceBlockWithConfig, traceConfig, traceTimeoutMs } from './debug.js';
 import { hexD, hexQ } from './format.js';
-
-/** rpc.BlockNumber's int64 value, as geth's %d prints it (tags are negative). */
-function blockNumberCode(spec: BlockSpec): bigint {
-  if (spec.kind === 'number') return spec.number;
-  const codes: Record<string, bigint> = { earliest: 0n, latest: -2n, pending: -1n, accepted: -3n, finalized: -3n, safe: -4n };
-  return spec.kind === 'tag' ? codes[spec.tag] : 0n;
-}
 
 /** geth's tracers API blockByNumber: the backend's errors, or `block #N not found`. */
 function blockOf(be: EvmBackend, spec: BlockSpec): Block {
