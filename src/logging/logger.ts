@@ -24,6 +24,8 @@ export interface Logger {
    * dropped (a VM's own log level, e.g. Subnet-EVM's `log-level`). Default: everything passes.
    */
   sourceLevel?: Level;
+  /** anvil_setLoggingEnabled(false): entries below WARN are not displayed (the log file keeps them). */
+  muted?: boolean;
 }
 
 export type LogFormat = 'plain' | 'colors' | 'json';
@@ -55,6 +57,7 @@ export class NamedLogger implements Logger {
   private file: RotatingFile | undefined;
   private reportedFileError = false;
   sourceLevel: Level = Levels.Verbo;
+  muted = false;
 
   constructor(
     readonly name: string,
@@ -71,7 +74,7 @@ export class NamedLogger implements Logger {
 
   /** As enabled(), for the node's own entries on this logger, which the source level doesn't filter. */
   nodeEnabled(level: Level): boolean {
-    return level < Levels.Off && (level >= this.logLevel || level >= this.displayLevel);
+    return level < Levels.Off && (level >= this.logLevel || (level >= this.displayLevel && !(this.muted && level < Levels.Warn)));
   }
 
   /** A DEBUG entry the node writes on this logger (e.g. a chain's request log): not subject to sourceLevel. */
@@ -88,7 +91,10 @@ export class NamedLogger implements Logger {
   private log(level: Level, msg: string, fields: Fields | undefined, method: LevelMethod, fromSource = true): void {
     if (level >= Levels.Off || (fromSource && level < this.sourceLevel)) return;
     const toFile = level >= this.logLevel;
-    const toDisplay = level >= this.displayLevel && !(fromSource && this.prefix !== undefined && this.factory.config.disableWriterDisplaying);
+    const toDisplay =
+      level >= this.displayLevel &&
+      !(this.muted && level < Levels.Warn) &&
+      !(fromSource && this.prefix !== undefined && this.factory.config.disableWriterDisplaying);
     if (!toFile && !toDisplay) return;
     const entry: Entry = { time: new Date(), level, logger: this, caller: callerOf(method), msg, fields };
     const f = this.factory;

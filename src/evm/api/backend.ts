@@ -275,6 +275,8 @@ export class EvmBackend {
   /** Dev accounts that eth_sendTransaction can sign for: lower-case address → key. */
   readonly signers = new Map<string, Uint8Array>();
   readonly impersonated = new Set<string>();
+  /** anvil_autoImpersonateAccount: every sender of eth_sendTransaction impersonated. */
+  autoImpersonate = false;
   /** geth's account manager: the dev accounts and the key directory (src/evm/keystore). */
   readonly accountManager: AccountManager;
   /** geth's AddrLocker: one nonce assignment per sender at a time on the signing send paths. */
@@ -817,7 +819,7 @@ export class EvmBackend {
   /** Who signs for `from`: its wallet (a dev or keystore key) and/or impersonation; else geth's `unknown account`. */
   private signerOf(from: string): { wallet: Wallet | undefined; impersonating: boolean } {
     const wallet = this.accountManager.lookup(from);
-    const impersonating = this.config.testControls && this.impersonated.has(from);
+    const impersonating = this.config.testControls && (this.autoImpersonate || this.impersonated.has(from));
     if (!wallet && !impersonating) throw new RpcError(-32000, 'unknown account');
     return { wallet, impersonating };
   }

@@ -3,48 +3,19 @@
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { RpcError } from '../rpc/server.js';
 import { address, bool, bytes, hash32, invalidArg, quantity, required, slotKey } from './args.js';
+import { blockCountArg, num, randomId, timestampArg, MAX_TIMESTAMP_S, type ControlContext, type Snapshot } from './controlContext.js';
+import { anvilAliasMethods } from './anvilAliases.js';
+import { devMetadataMethods } from './devMetadata.js';
+import { devLoggingMethods } from './devLogging.js';
+import { erc20SlotMethods } from './erc20Slots.js';
+import { rollbackMethods } from './rollback.js';
+import { refusedControlMethods } from './refusedControls.js';
 import { parseCallArgs, type EvmBackend } from './backend.js';
 import { hexQ } from './format.js';
 import { applyAccounts, dumpState, parseStateFile } from './stateDump.js';
 import type { MethodTable } from './eth.js';
 import { timeMs } from '../chain/header.js';
 import { MAX_BLOCK_TIME_MS } from '../miner/miner.js';
-
-interface Snapshot {
-  number: bigint;
-  stateRoot: Uint8Array;
-  offsetMs: bigint;
-}
-
-function num(v: unknown, i: number): bigint {
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
-  // Numbers are accepted (as on Anvil and Hardhat), so a bad one is named as such.
-  if (typeof v === 'number') throw invalidArg(i, `${v} is not a non-negative whole number (a number, a decimal string or a hex quantity)`);
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  return quantity(v, i);
-}
-
-/**
- * Block times are uint64 seconds, and Granite headers carry them in milliseconds too: the latest
- * second whose milliseconds fit in a uint64. A larger one would be stored and break every later
- * block and every contract reading TIMESTAMP.
- */
-const MAX_TIMESTAMP_S = MAX_BLOCK_TIME_MS / 1000n;
-/** Blocks one anvil_mine / hardhat_mine / evm_mine call builds (each is a real block). */
-const MAX_MINE_BLOCKS = 1_000_000n;
-
-/** A block time in seconds (number, decimal or hex string), within MAX_TIMESTAMP_S. */
-function timestampArg(v: unknown, i: number): bigint {
-  const ts = num(v, i);
-  if (ts > MAX_TIMESTAMP_S) throw invalidArg(i, `timestamp ${ts} out of range: block times are uint64 milliseconds (at most ${MAX_TIMESTAMP_S} s)`);
-  return ts;
-}
-
-function blockCountArg(v: unknown, i: number): bigint {
-  const n = num(v, i);
-  if (n > MAX_MINE_BLOCKS) throw invalidArg(i, `cannot mine ${n} blocks in one call (at most ${MAX_MINE_BLOCKS})`);
-  return n;
-}
 
 export function testControlMethods(be: EvmBackend): MethodTable {
   const m: MethodTable = new Map();
@@ -76,21 +47,23 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     await miner.mineBlocks(count, intervalS !== undefined ? intervalS * 1000n : undefined);
   };
 
-  m.set('evm_mine', async (p) => {
+  /** evm_mine's params (Anvil's MineOptions): none, a timestamp, or {timestamp, blocks}. */
+  const evmMine = async (p: unknown[]) => {
     const v = p[0];
     if (v !== undefined && v !== null) {
-      let ts: bigint;
       if (typeof v === 'object' && !Array.isArray(v)) {
         const o = v as Record<string, unknown>;
         const blocks = o.blocks == null ? 1n : blockCountArg(o.blocks, 0);
         if (o.timestamp != null) miner.clock.nextTimestampMs = timestampArg(o.timestamp, 0) * 1000n;
         await mineBlocks(blocks);
-        return '0x0';
+        return;
       }
-      ts = timestampArg(v, 0);
-      setNextTimestamp(ts);
+      setNextTimestamp(timestampArg(v, 0));
     }
     await miner.mine({ allowEmpty: true });
+  };
+  m.set('evm_mine', async (p) => {
+    await evmMine(p);
     return '0x0';
   });
   const setNextTimestamp = (ts: bigint) => {
@@ -120,6 +93,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   // date string), backwards too (the next block is still at least the delay after its parent);
   // answers the new offset from the node's time in whole seconds.
   m.set('evm_setTime', (p) => {
+    // (Anvil's anvil_setTime takes seconds: anvilAliases.ts.)
     const v = required(p, 0);
     let ms: bigint;
     if (typeof v === 'string' && !/^0[xX]/.test(v) && !/^\d+$/.test(v)) {
@@ -166,7 +140,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
 
   m.set('evm_snapshot', async () => {
     const id = hexQ(nextSnapshot++);
-    snapshots.set(id, { number: chain.head.header.number, stateRoot: chain.headStateRoot, offsetMs: miner.clock.offsetMs });
+    snapshots.set(id, { number: chain.head.header.number, hash: chain.head.hashHex, stateRoot: chain.headStateRoot, offsetMs: miner.clock.offsetMs });
     return id;
   });
   m.set('evm_revert', async (p) => {
@@ -192,7 +166,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     });
   };
 
-  const rewind = async (s: Snapshot) => {
+  const rewind = async (s: Pick<Snapshot, 'number' | 'stateRoot' | 'offsetMs'>) => {
     const release = await miner.lock.acquire();
     try {
       await chain.rewindTo(s.number, s.stateRoot);
@@ -225,6 +199,9 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     miner.clock.blockIntervalMs = undefined;
     snapshots.clear();
     be.impersonated.clear();
+    be.autoImpersonate = false;
+    // A new instance, as Hardhat's hardhat_reset (and Anvil's anvil_reset) give a new instance id.
+    ctx.instanceId = randomId();
     miner.automine = startMining.automine;
     miner.setIntervalMining(startMining.intervalMs);
   };
@@ -347,6 +324,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     be.impersonated.delete(address(required(p, 0), 0));
     return true;
   };
+  const ctx: ControlContext = { be, m, snapshots, editState, mineBlocks, instanceId: randomId() };
   // Anvil's state files: the latest state's accounts out, and into the latest state as edits.
   m.set('anvil_dumpState', () => dumpState(be));
   m.set('anvil_loadState', async (p) => {
@@ -367,5 +345,11 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     m.set(`${prefix}_impersonateAccount`, impersonate);
     m.set(`${prefix}_stopImpersonatingAccount`, stopImpersonating);
   }
+  anvilAliasMethods(ctx, { evmMine });
+  devMetadataMethods(ctx);
+  devLoggingMethods(ctx);
+  erc20SlotMethods(ctx);
+  rollbackMethods(ctx);
+  refusedControlMethods(ctx);
   return m;
 }

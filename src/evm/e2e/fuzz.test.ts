@@ -600,6 +600,11 @@ const SPECS: Record<string, Kind[]> = {
   anvil_dumpState: [], anvil_loadState: ['bytes'], evm_setTime: ['timestamp'],
   evm_setAccountBalance: ['address', 'quantity'], evm_setAccountCode: ['address', 'bytes'], evm_setAccountNonce: ['address', 'quantity'],
   evm_setAccountStorageAt: ['address', 'slot', 'slot'],
+  anvil_nodeInfo: [], anvil_metadata: [], hardhat_metadata: [], anvil_setLoggingEnabled: ['bool'], hardhat_setLoggingEnabled: ['bool'],
+  anvil_snapshot: [], anvil_revert: ['snapshot'], anvil_setTime: ['timestamp'], evm_mine_detailed: ['mineOpts'], anvil_mine_detailed: ['mineOpts'],
+  anvil_getIntervalMining: [], hardhat_intervalMine: [], anvil_addBalance: ['address', 'quantity'], anvil_autoImpersonateAccount: ['bool'],
+  anvil_dealERC20: ['address', 'address', 'quantity'], anvil_setERC20Allowance: ['address', 'address', 'address', 'quantity'],
+  anvil_rollback: ['mineCount'], hardhat_setPrevRandao: ['hash'], anvil_setChainId: ['quantity'], anvil_setRpcUrl: ['string'],
   // the server's own, and warp (warp-api-enabled)
   rpc_modules: [], warp_getMessage: ['warpId'], warp_getMessageSignature: ['warpId'], warp_getBlockSignature: ['warpId'],
   warp_getMessageAggregateSignature: ['warpId', 'int', 'warpId'], warp_getBlockAggregateSignature: ['warpId', 'int', 'warpId'],
@@ -617,6 +622,7 @@ const WEIGHT: Record<string, number> = {
   evm_mine: 0.5, anvil_mine: 0.5, hardhat_mine: 0.5, evm_revert: 0.5, evm_snapshot: 0.2, eth_estimateGas: 0.7, eth_createAccessList: 0.7,
   // A reset wipes what the other draws built up, a dump walks the whole state.
   anvil_reset: 0.03, hardhat_reset: 0.03, anvil_dumpState: 0.1, anvil_setBlockTimestampInterval: 0.3, evm_setTime: 0.3,
+  anvil_setTime: 0.3, evm_mine_detailed: 0.5, anvil_mine_detailed: 0.5, hardhat_intervalMine: 0.5, anvil_revert: 0.5, anvil_snapshot: 0.2, anvil_rollback: 0.1,
 };
 
 /** File-name arguments: kept in the test's working directory (no path separators, no ~). */
@@ -654,7 +660,7 @@ function tame(method: string, params: unknown[]): void {
       params[cfgAt] = { ...(c as object), timeout: '100ms' };
     } else if (c === undefined && params.length === cfgAt) params.push({ timeout: '100ms' });
   }
-  if (method === 'evm_mine' && params[0] instanceof Object && !Array.isArray(params[0]) && 'blocks' in (params[0] as object)) {
+  if (/^(evm_mine|evm_mine_detailed|anvil_mine_detailed)$/.test(method) && params[0] instanceof Object && !Array.isArray(params[0]) && 'blocks' in (params[0] as object)) {
     params[0] = { ...(params[0] as object), blocks: small((params[0] as { blocks: unknown }).blocks) };
   }
 }
@@ -674,6 +680,9 @@ const UNDO: Record<string, [string, unknown[]][]> = {
   anvil_setAutomine: [['evm_setAutomine', [true]]],
   debug_setGCPercent: [['debug_setGCPercent', [-1]]],
   debug_verbosity: [['debug_verbosity', [3]]],
+  anvil_setLoggingEnabled: [['anvil_setLoggingEnabled', [true]]],
+  hardhat_setLoggingEnabled: [['anvil_setLoggingEnabled', [true]]],
+  anvil_autoImpersonateAccount: [['anvil_autoImpersonateAccount', [false]]],
   debug_vmodule: [['debug_vmodule', ['']]],
   debug_setBlockProfileRate: [['debug_setBlockProfileRate', [0]]],
   debug_setMutexProfileFraction: [['debug_setMutexProfileFraction', [0]]],
@@ -1080,10 +1089,10 @@ function report(title: string): void {
 }
 
 /**
- * Methods that take the chain back to its genesis by design: the main fuzz would lose the setup
+ * Methods that take the chain back to its genesis, or remove its last blocks, by design: the main fuzz would lose the setup
  * its post-check compares against, so they are fuzzed in the LMDB round (checked by a restart).
  */
-const UNDOES_SETUP = new Set(['anvil_reset', 'hardhat_reset']);
+const UNDOES_SETUP = new Set(['anvil_reset', 'hardhat_reset', 'anvil_rollback']);
 
 function methodsToFuzz(): string[] {
   return Object.keys(SPECS).filter((m) => !ONLY || ONLY.has(m));

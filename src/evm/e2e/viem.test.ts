@@ -202,6 +202,13 @@ test('test client (anvil mode): mine, setBalance, snapshot/revert, increaseTime,
   assert.equal(r.status, 'success');
   await t.stopImpersonatingAccount({ address: rich });
   assert.equal(await pub.getBalance({ address: who }), 12350n);
+
+  // viem's setLoggingEnabled and setRpcUrl call anvil_setLoggingEnabled and anvil_setRpcUrl.
+  await t.setLoggingEnabled(false);
+  await t.setLoggingEnabled(true);
+  await assert.rejects(t.setRpcUrl('http://127.0.0.1:8545'), /forking is not supported/);
+  const meta = (await t.request({ method: 'anvil_metadata' } as never)) as { chainId: number; latestBlockNumber: number };
+  assert.deepEqual([meta.chainId, BigInt(meta.latestBlockNumber)], [dev.chain.id, await pub.getBlockNumber()]);
 });
 
 test('code and storage reads of the deployed token', async () => {

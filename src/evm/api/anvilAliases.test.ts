@@ -1,0 +1,167 @@
+// Anvil's and Hardhat's own names for controls Powder serves under others, anvil_addBalance,
+// anvil_autoImpersonateAccount, and the controls a Subnet-EVM chain refuses: each against a real
+// node over HTTP.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { devNode, rpcError, signTx, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+
+const OTHER = '0x1234567890123456789012345678901234567890';
+
+async function withDevNode(fn: (rpc: Rpc) => Promise<void>): Promise<void> {
+  const { node, rpc } = await devNode();
+  try {
+    await fn(rpc);
+  } finally {
+    await node.stop();
+  }
+}
+
+const head = (rpc: Rpc) => rpc('eth_getBlockByNumber', ['latest', false]);
+
+/** Each [params] is refused with -32602, and the message starts as geth's do. */
+async function refusesArgs(rpc: Rpc, method: string, bad: unknown[][]): Promise<void> {
+  for (const params of bad) {
+    const e = await rpcError(rpc(method, params));
+    assert.equal(e.code, -32602, `${method} ${JSON.stringify(params)}: ${e.message}`);
+    assert.match(e.message, /^(invalid argument \d: |missing value for required argument \d|too many arguments, want at most \d)/, `${method} ${JSON.stringify(params)}`);
+  }
+}
+
+test('anvil_snapshot / anvil_revert share evm_snapshot / evm_revert\'s snapshots', () =>
+  withDevNode(async (rpc) => {
+    const a = await rpc('anvil_snapshot');
+    await rpc('anvil_setBalance', [OTHER, '0x5']);
+    await rpc('evm_mine');
+    const b = await rpc('evm_snapshot');
+    assert.equal(BigInt(b), BigInt(a) + 1n, 'one sequence of ids');
+    await rpc('evm_mine');
+    assert.equal(await rpc('anvil_revert', [b]), true);
+    assert.equal(await rpc('eth_blockNumber'), '0x1');
+    assert.equal(await rpc('evm_revert', [a]), true);
+    assert.equal(await rpc('eth_blockNumber'), '0x0');
+    assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0x0');
+    assert.equal(await rpc('anvil_revert', [a]), false, 'used once');
+    await refusesArgs(rpc, 'anvil_revert', [[], ['0xzz'], [{}], ['0x1', 2]]);
+    await refusesArgs(rpc, 'anvil_snapshot', [[1]]);
+    assert.equal(await rpc('eth_blockNumber'), '0x0');
+  }));
+
+test("anvil_setTime: Anvil's seconds (Ganache's evm_setTime takes ms), forwards and back; answers the seconds moved ahead", () =>
+  withDevNode(async (rpc) => {
+    const now = Math.floor(Date.now() / 1000);
+    const ahead = await rpc('anvil_setTime', [now + 86_400]);
+    assert.ok(Math.abs(ahead - 86_400) <= 2, `${ahead}`);
+    await rpc('evm_mine');
+    const t1 = Number((await head(rpc)).timestamp);
+    assert.ok(Math.abs(t1 - (now + 86_400)) <= 5, `${t1}`);
+    // Backwards: answers 0; the next block is still after its parent.
+    assert.equal(await rpc('anvil_setTime', ['0x' + (now - 3600).toString(16)]), 0);
+    await rpc('evm_mine');
+    assert.ok(Number((await head(rpc)).timestamp) >= t1);
+    // A one-shot next timestamp is dropped.
+    await rpc('evm_setNextBlockTimestamp', [t1 + 100_000]);
+    await rpc('anvil_setTime', [String(now)]);
+    await rpc('evm_mine');
+    assert.ok(Number((await head(rpc)).timestamp) < t1 + 100_000);
+    const n = await rpc('eth_blockNumber');
+    await refusesArgs(rpc, 'anvil_setTime', [[], [-1], ['soon'], [1.5], ['0x' + (2n ** 64n).toString(16)], [null], [1, 2]]);
+    assert.equal(await rpc('eth_blockNumber'), n);
+  }));
+
+test('evm_mine_detailed / anvil_mine_detailed: the blocks mined, with full transactions', () =>
+  withDevNode(async (rpc) => {
+    await rpc('evm_setAutomine', [false]);
+    const raw = signTx(1, { nonce: 0n, to: OTHER, value: 7n });
+    const h = await rpc('eth_sendRawTransaction', [raw]);
+    const [b1] = await rpc('evm_mine_detailed');
+    assert.equal(b1.number, '0x1');
+    assert.deepEqual(b1, await rpc('eth_getBlockByNumber', ['0x1', true]));
+    assert.equal(b1.transactions[0].hash, h);
+    assert.equal(b1.transactions[0].value, '0x7');
+    const blocks = await rpc('anvil_mine_detailed', [{ blocks: 3 }]);
+    assert.deepEqual(blocks.map((b: any) => b.number), ['0x2', '0x3', '0x4']);
+    assert.deepEqual(blocks[2], await rpc('eth_getBlockByNumber', ['0x4', true]));
+    const t = Number(blocks[2].timestamp) + 1000;
+    const [b5] = await rpc('evm_mine_detailed', [t]);
+    assert.equal(Number(b5.timestamp), t);
+    await refusesArgs(rpc, 'evm_mine_detailed', [[{ blocks: -1 }], [{ blocks: 1e9 }], ['later'], [1, 2]]);
+    await refusesArgs(rpc, 'anvil_mine_detailed', [[{ timestamp: 'x' }]]);
+    assert.equal(await rpc('eth_blockNumber'), '0x5');
+  }));
+
+test('anvil_getIntervalMining (seconds or null) and hardhat_intervalMine (one block, true)', () =>
+  withDevNode(async (rpc) => {
+    assert.equal(await rpc('anvil_getIntervalMining'), null);
+    await rpc('anvil_setIntervalMining', [3600]);
+    assert.equal(await rpc('anvil_getIntervalMining'), 3600);
+    await rpc('evm_setIntervalMining', [0]);
+    assert.equal(await rpc('anvil_getIntervalMining'), null);
+    assert.equal(await rpc('hardhat_intervalMine'), true);
+    assert.equal(await rpc('eth_blockNumber'), '0x1');
+    await rpc('evm_setAutomine', [false]);
+    const h = await rpc('eth_sendRawTransaction', [signTx(1, { nonce: 0n, to: OTHER, value: 1n })]);
+    assert.equal(await rpc('hardhat_intervalMine', []), true);
+    assert.equal((await rpc('eth_getTransactionReceipt', [h])).blockNumber, '0x2');
+    await refusesArgs(rpc, 'anvil_getIntervalMining', [[1]]);
+    await refusesArgs(rpc, 'hardhat_intervalMine', [[true]]);
+    assert.equal(await rpc('eth_blockNumber'), '0x2');
+  }));
+
+test('anvil_addBalance adds to the latest balance; past 2^256-1 is refused and changes nothing', () =>
+  withDevNode(async (rpc) => {
+    assert.equal(await rpc('anvil_addBalance', [OTHER, '0x10']), null);
+    assert.equal(await rpc('anvil_addBalance', [OTHER, '0x5']), null);
+    assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0x15');
+    const before = BigInt(await rpc('eth_getBalance', [DEV_ADDRS[0], 'latest']));
+    await rpc('anvil_addBalance', [DEV_ADDRS[0], '0xde0b6b3a7640000']);
+    assert.equal(BigInt(await rpc('eth_getBalance', [DEV_ADDRS[0], 'latest'])), before + 10n ** 18n);
+    const e = await rpcError(rpc('anvil_addBalance', [OTHER, '0x' + 'f'.repeat(64)]));
+    assert.deepEqual([e.code, e.message], [-32602, `invalid argument 1: the balance 21 plus ${2n ** 256n - 1n} would pass 2^256-1`]);
+    await refusesArgs(rpc, 'anvil_addBalance', [[], [OTHER], ['0x12', '0x1'], [OTHER, '12'], [OTHER, '0x' + '1'.repeat(65)], [OTHER, -1], [OTHER, '0x1', 3]]);
+    assert.equal(await rpc('eth_getBalance', [OTHER, 'latest']), '0x15');
+  }));
+
+test('anvil_autoImpersonateAccount: eth_sendTransaction from any sender until turned off (or reset)', () =>
+  withDevNode(async (rpc) => {
+    const who = '0x00000000000000000000000000000000000000aa';
+    await rpc('anvil_setBalance', [who, '0xde0b6b3a7640000']);
+    const send = () => rpc('eth_sendTransaction', [{ from: who, to: OTHER, value: '0x1' }]);
+    assert.equal((await rpcError(send())).message, 'unknown account');
+    assert.equal(await rpc('anvil_autoImpersonateAccount', [true]), null);
+    const h = await send();
+    const r = await rpc('eth_getTransactionReceipt', [h]);
+    assert.deepEqual([r.status, r.from], ['0x1', who]);
+    // Dev accounts still sign with their keys.
+    const h2 = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[1], to: OTHER, value: '0x1' }]);
+    assert.equal((await rpc('eth_getTransactionReceipt', [h2])).status, '0x1');
+    assert.equal(await rpc('anvil_autoImpersonateAccount', [false]), null);
+    assert.equal((await rpcError(send())).message, 'unknown account');
+    await rpc('anvil_autoImpersonateAccount', [true]);
+    await rpc('anvil_reset');
+    assert.equal((await rpcError(send())).message, 'unknown account', 'a reset turns it off');
+    await refusesArgs(rpc, 'anvil_autoImpersonateAccount', [[], ['true'], [1], [true, true]]);
+    assert.equal((await rpcError(send())).message, 'unknown account');
+  }));
+
+test('controls a Subnet-EVM chain cannot honour: a clear refusal, nothing changed', () =>
+  withDevNode(async (rpc) => {
+    const before = await head(rpc);
+    const chainId = await rpc('eth_chainId');
+    const refusals: [string, unknown[], string][] = [
+      ['hardhat_setPrevRandao', ['0x' + '11'.repeat(32)], "PREVRANDAO is fixed by Subnet-EVM's consensus: its blocks carry a zero mixHash and difficulty 1 (PREVRANDAO answers 1), and a block with another mix digest is invalid"],
+      ['anvil_setChainId', [1337], "the chain id is the genesis's (config.chainId): a Subnet-EVM chain cannot change it"],
+      ['anvil_setRpcUrl', ['http://127.0.0.1:8545'], 'forking is not supported: a Powder chain runs on its own genesis, not on a remote node'],
+    ];
+    for (const [m, params, text] of refusals) {
+      for (const p of [params, [], ['0xzz', 1]]) {
+        const e = await rpcError(rpc(m, p));
+        assert.deepEqual([e.code, e.message], [-32000, text], m);
+      }
+    }
+    await rpc('evm_mine');
+    const after = await head(rpc);
+    assert.equal(after.mixHash, before.mixHash);
+    assert.equal(after.mixHash, '0x' + '00'.repeat(32));
+    assert.equal(after.difficulty, '0x1');
+    assert.equal(await rpc('eth_chainId'), chainId);
+  }));
