@@ -140,7 +140,8 @@ function readConfigFile(explicit: Map<string, unknown>): Map<string, unknown> {
   return parseConfigObject(keepChainIntegers(text, parseJSONOrThrow(text, `config file ${path}`)), path);
 }
 
-function parseJSONOrThrow(text: string, what: string, parse: (text: string) => unknown = JSON.parse): unknown {
+/** `parse` gives Go's json.Unmarshal texts for a syntax error (`invalid character …`), not V8's. */
+function parseJSONOrThrow(text: string, what: string, parse: (text: string) => unknown = parseJsonGoErrors): unknown {
   try {
     return parse(text);
   } catch (e) {
@@ -226,6 +227,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     chains = parseJSONOrThrow(text, `--chains-file ${chainsFile}`, parseJSONKeepingIntegers) as unknown[];
   }
   if (chains !== null && !Array.isArray(chains)) throw new ConfigError('--chains must be a JSON array of chain definitions');
+  if (chains !== null) checkChainDefinitions(chains, chainsFile ? `--chains-file ${chainsFile}` : '--chains');
 
   // Flags of the real node for a primary network or a database Powder does not have.
   if (merged.get('db-read-only') === true) throw new ConfigError('--db-read-only is not supported: Powder\'s chains write each block they build');
@@ -348,6 +350,30 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     devAccounts: merged.get('dev-accounts') as number,
     raw,
   };
+}
+
+/**
+ * The shape of each chain definition (docs/configuration.md, "Chains"), checked before anything
+ * uses it: a definition that is no object, or a node key of the wrong JSON type, used to reach the code
+ * as is and fail with a JavaScript text (`(def.aliases ?? []).map is not a function`, `Cannot read
+ * properties of null`), or start a chain silently ignoring it (`[1]`, `"aliases": [1]`). `null`
+ * counts as absent, as for the other keys.
+ */
+function checkChainDefinitions(chains: unknown[], where: string): void {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'bigint' ? 'number' : typeof v);
+  chains.forEach((def, i) => {
+    const bad = (what: string) => new ConfigError(`${where}: chain definition ${i}: ${what}`);
+    if (typeof def !== 'object' || def === null || Array.isArray(def)) throw bad(`must be a JSON object, not ${kind(def)}`);
+    const d = def as Record<string, unknown>;
+    for (const k of ['name', 'vm', 'subnetID'] as const) {
+      if (d[k] != null && typeof d[k] !== 'string') throw bad(`"${k}" must be a string, not ${kind(d[k])}`);
+    }
+    if (d.aliases != null && (!Array.isArray(d.aliases) || d.aliases.some((a) => typeof a !== 'string'))) {
+      throw bad(`"aliases" must be an array of strings`);
+    }
+    if (d.validators != null && !Array.isArray(d.validators)) throw bad(`"validators" must be an array, not ${kind(d.validators)}`);
+    // The VM's own options (Subnet-EVM's dev, devAccounts, blockTime) are checked by the VM.
+  });
 }
 
 /**

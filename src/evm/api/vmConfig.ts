@@ -50,6 +50,33 @@ export interface ParsedVmConfig extends VmConfig {
   preimagesEnabled: boolean;
 }
 
+/**
+ * Subnet-EVM's chain-definition options (docs/configuration.md, "Chains"). A value of the wrong
+ * type was ignored (`"dev": "yes"` made no dev chain, `"devAccounts": "5"` gave 10 accounts) or
+ * failed without naming the option (`time: invalid duration true`); `null` counts as absent.
+ */
+function checkChainOptions(options: Record<string, unknown>): void {
+  if (options.dev != null && typeof options.dev !== 'boolean') throw new Error(`chain option "dev" must be true or false, not ${JSON.stringify(options.dev)}`);
+  const n = options.devAccounts;
+  if (n != null && !(typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) {
+    throw new Error(`chain option "devAccounts" must be a whole number of accounts, 0 or more, not ${typeof n === 'bigint' ? n : JSON.stringify(n)}`);
+  }
+  for (const k of ['blockTime', 'block-time']) {
+    const bt = options[k];
+    if (bt == null) continue;
+    if (typeof bt === 'number' ? !(Number.isFinite(bt) && bt >= 0) : typeof bt !== 'string') {
+      throw new Error(`chain option "${k}" must be a duration ("2s", "500ms") or a number of milliseconds, 0 or more, not ${JSON.stringify(bt)}`);
+    }
+    if (typeof bt === 'string') {
+      try {
+        parseDuration(bt);
+      } catch (e) {
+        throw new Error(`chain option "${k}": ${(e as Error).message}`);
+      }
+    }
+  }
+}
+
 export function parseVmConfig(raw: Uint8Array | undefined, options: Record<string, unknown>): ParsedVmConfig {
   let c: Record<string, unknown> = {};
   if (raw && raw.length) {
@@ -63,6 +90,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
   // The struct's value of a key: the file's (its type checked above), else the default.
   const get = <T>(key: string, dflt = DEFAULTS.get(key)): T => (key in c ? c[key] : dflt) as T;
   const ms = (key: string): number => (key in c ? durationMs(c[key]) : (DEFAULTS.get(key) as number));
+  checkChainOptions(options);
   const dev = options.dev === true;
   // A null list is Go's nil: no APIs, no hashes.
   let apis = get<string[] | null>('eth-apis', dev ? DEV_ETH_APIS : DEFAULT_ETH_APIS) ?? [];

@@ -74,6 +74,8 @@ export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 export const WS_MESSAGE_LIMIT = 32 * 1024 * 1024;
 const WS_PING_INTERVAL_MS = 30_000;
 const WS_MAX_BUFFERED = 256 * 1024 * 1024;
+/** geth's rpc defaultWriteTimeout: how long a WebSocket write may wait for a client that does not read. */
+export const WS_WRITE_TIMEOUT_MS = 10_000;
 const ACCEPTED_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
 
 // ---------------------------------------------------------------------------------------------
@@ -219,6 +221,13 @@ class Connection implements WsConnection {
   closed = false;
   readonly subs = new Map<string, Subscription>();
   alive = true;
+  /** Messages handed to ws that the socket has not yet written out, and since when none has been. */
+  private unwritten = 0;
+  private waitingSince = 0;
+  private readonly written = (): void => {
+    this.unwritten--;
+    this.waitingSince = performance.now();
+  };
   constructor(
     readonly id: number,
     readonly remoteAddress: string | undefined,
@@ -227,13 +236,19 @@ class Connection implements WsConnection {
 
   send(text: string): void {
     if (this.closed) return;
-    // A client that stops reading must not make the node buffer without bound.
-    if (this.socket.bufferedAmount > WS_MAX_BUFFERED) {
+    // A client that stops reading must not make the node buffer without bound. geth's writes
+    // block, each for at most 10 s (WS_WRITE_TIMEOUT_MS), then the connection is closed; here
+    // answers queue instead, so a client that reads nothing for that long is dropped the same way
+    // (a stalled client that kept sending requests grew the node by its answers, 256 MiB each).
+    const now = performance.now();
+    if (this.socket.bufferedAmount > WS_MAX_BUFFERED || (this.unwritten > 0 && now - this.waitingSince > WS_WRITE_TIMEOUT_MS)) {
+      this.closed = true;
       this.socket.terminate();
       return;
     }
+    if (this.unwritten++ === 0) this.waitingSince = now;
     try {
-      this.socket.send(text + '\n');
+      this.socket.send(text + '\n', this.written);
     } catch {
       // the socket is going away; close() will clean up
     }
