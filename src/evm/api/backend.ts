@@ -1,6 +1,7 @@
 // The chain backend behind every RPC method: block resolution (§1.3), calls and gas estimation,
 // transaction submission, and the state at a block.
 import { RLP } from '@ethereumjs/rlp';
+import { decodeTxFields, txRlpErrorText, txTypeName } from './txFields.js';
 import {
   create1559FeeMarketTxFromBytesArray,
   createAccessList2930TxFromBytesArray,
@@ -190,9 +191,6 @@ function callOutcomeResult(out: CallOutcome): string {
   return hex(out.returnValue);
 }
 
-/** Fields of each tx type geth decodes, by type byte (legacy: any first byte above 0x7f). */
-const TX_FIELDS: Record<number, { name: string; fields: number }> = { 0: { name: 'LegacyTx', fields: 9 }, 1: { name: 'AccessListTx', fields: 11 }, 2: { name: 'DynamicFeeTx', fields: 12 } };
-
 /** ethereumjs' tx value names → geth's field and Go type, for rlp decoding errors. */
 const GETH_TX_FIELDS: Record<string, [string, string]> = {
   nonce: ['Nonce', 'uint64'],
@@ -206,37 +204,6 @@ const GETH_TX_FIELDS: Record<string, [string, string]> = {
   r: ['R', '*big.Int'],
   s: ['S', '*big.Int'],
 };
-
-/** A raw tx's RLP fields: `error` is geth's rlp error when it is not one list of its type's fields. */
-interface TxFields {
-  error?: string;
-  /** The list's items; absent for malformed RLP, which ethereumjs' own decoder then words. */
-  values?: unknown[];
-}
-
-function decodeTxFields(raw: Uint8Array): TxFields {
-  const legacy = raw[0] > 0x7f;
-  const t = TX_FIELDS[legacy ? 0 : raw[0]];
-  if (!t) return {};
-  let decoded: { data: unknown; remainder: Uint8Array };
-  try {
-    decoded = RLP.decode(legacy ? raw : raw.subarray(1), true) as never;
-  } catch {
-    return {}; // malformed RLP: the decoder below words it
-  }
-  if (decoded.remainder.length) return { error: 'rlp: input contains more than one value' };
-  const values = decoded.data;
-  if (!Array.isArray(values)) return { error: `rlp: expected input list for types.${t.name}` };
-  if (values.length < t.fields) return { error: `rlp: too few elements for types.${t.name}` };
-  if (values.length > t.fields) return { error: `rlp: input list has too many elements for types.${t.name}` };
-  // ethereumjs checks every integer for leading zeros but a typed tx's chain id (its first field,
-  // so geth names it first); a canonical encoding is also what lets the hash be the raw bytes'.
-  const chainId = values[0];
-  if (!legacy && chainId instanceof Uint8Array && chainId[0] === 0) {
-    return { error: `rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.${t.name}).ChainID` };
-  }
-  return { values };
-}
 
 const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -705,7 +672,7 @@ export class EvmBackend {
     // Decoded here, not by ethereumjs: it takes shapes geth's decoder refuses (a 6-field unsigned
     // legacy tx), so the shape is checked first and the decoded fields are handed on.
     const fields = decodeTxFields(raw);
-    if (fields.error) throw new RpcError(-32000, fields.error);
+    if (fields.error) throw new RpcError(-32000, txRlpErrorText(fields.error));
     const type = raw[0] > 0x7f ? 0 : raw[0];
     let values = fields.values;
     // geth decodes any V, R and S (big.Ints) and finds a bad signature only at types.Sender, in
@@ -731,7 +698,7 @@ export class EvmBackend {
       const zeros = /^(\w+) cannot have leading zeroes/.exec(m);
       const field = zeros && GETH_TX_FIELDS[zeros[1]];
       if (field) {
-        const tx = TX_FIELDS[raw[0] > 0x7f ? 0 : raw[0]]?.name ?? 'LegacyTx';
+        const tx = txTypeName(raw[0] > 0x7f ? 0 : raw[0]) ?? 'LegacyTx';
         throw new RpcError(-32000, `rlp: non-canonical integer (leading zero bytes) for ${field[1]}, decoding into (types.${tx}).${field[0]}`);
       }
       if (/type|unknown transaction/i.test(m) && raw[0] < 0x7f) throw new RpcError(-32000, 'transaction type not supported');

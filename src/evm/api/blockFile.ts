@@ -3,6 +3,7 @@
 // services (fileTracer.ts, chainAdmin.ts).
 import { RLP } from '@ethereumjs/rlp';
 import { createTxFromRLP } from '@ethereumjs/tx';
+import { decodeTxFields } from './txFields.js';
 import type { Block, Blockchain } from '../chain/blockchain.js';
 import { decodeHeader, encodeHeader } from '../chain/header.js';
 import { keccak256 } from '../crypto.js';
@@ -55,6 +56,10 @@ export function decodeBlock(chain: Blockchain, input: Uint8Array, source: 'bytes
   } else {
     const common = chain.commons.get(chain.forkAt(header.timestamp));
     block.senders = rawTxs.map((raw, i) => {
+      // geth's decoder refuses a malformed tx before ethereumjs could fail on it in JavaScript's
+      // words; its path extends the tx's own: `(types.Block)(types.extblock).Txs[i](types.DynamicFeeTx)…`.
+      const shape = raw.length > 1 || raw[0] > 0x7f ? decodeTxFields(raw).error : undefined;
+      if (shape) throw new BlockDecodeError(shape.path === undefined ? shape.text : `${shape.text}, decoding into (types.Block)(types.extblock).Txs[${i}]${shape.path}`);
       try {
         const tx = createTxFromRLP(raw, { common });
         return tx.getSenderAddress().bytes;

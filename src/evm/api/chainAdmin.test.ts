@@ -161,6 +161,18 @@ test('admin_importChain: geth errors; a bad block is refused and the chain stays
   const tailJunk = join(dir, 'tailjunk.rlp');
   writeFileSync(tailJunk, Buffer.concat([readFileSync(join(dir, 'all.rlp')), Buffer.from('83010203', 'hex')]));
   assert.equal((await rpcError(d('admin_importChain', [tailJunk]))).message, `block ${head + 1}: failed to parse: rlp: expected input list for types.extblock`);
+  // A block whose tx has a malformed access list (an entry that is a byte string): geth's decoder
+  // text with the block's path before the tx's (ethereumjs failed on it in JavaScript's words).
+  const { RLP } = await import('@ethereumjs/rlp');
+  const [h] = (RLP.decode(readFileSync(join(dir, 'all.rlp')), true) as { data: unknown[] }).data;
+  const f = (hex: string) => Buffer.from(hex, 'hex');
+  const badTx = Buffer.concat([f('02'), RLP.encode([f('a8ca'), f(''), f('01'), f('05'), f('5208'), f('11'.repeat(20)), f(''), f(''), [f('2b')], f(''), f('01'), f('01')])]);
+  const badAccessList = join(dir, 'bad-access-list.rlp');
+  writeFileSync(badAccessList, RLP.encode([h as never, [badTx], []]));
+  assert.equal(
+    (await rpcError(d('admin_importChain', [badAccessList]))).message,
+    'block 0: failed to parse: rlp: expected input list for types.AccessTuple, decoding into (types.Block)(types.extblock).Txs[0](types.DynamicFeeTx).AccessList[0]',
+  );
   assert.equal(Number(await d('eth_blockNumber')), 0);
   const badGz = join(dir, 'bad.gz');
   writeFileSync(badGz, 'not gzip at all');

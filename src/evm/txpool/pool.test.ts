@@ -67,6 +67,30 @@ test('raw bytes that are no transaction: geth\'s decoding errors, the node uncha
   assert.equal(await sendErr('0x02' + Buffer.from(zeroChain).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.DynamicFeeTx).ChainID');
   const zeroChain2930 = RLP.encode([b('00a8ca'), b(''), b('05'), b('5208'), to, b(''), b(''), [], b(''), b('01'), b('01')]);
   assert.equal(await sendErr('0x01' + Buffer.from(zeroChain2930).toString('hex')), 'rlp: non-canonical integer (leading zero bytes) for *big.Int, decoding into (types.AccessListTx).ChainID');
+  // Fields of the wrong RLP kind or size, and malformed access lists (an entry that was a byte
+  // string made ethereumjs fail with "Cannot read properties of undefined"): geth's decoder texts.
+  const dyn = (over: Record<number, unknown>) => {
+    const f: unknown[] = [b('a8ca'), b(''), b('01'), b('05'), b('5208'), to, b(''), b(''), [], b(''), b('01'), b('01')];
+    for (const [i, v] of Object.entries(over)) f[Number(i)] = v;
+    return '0x02' + Buffer.from(RLP.encode(f as never)).toString('hex');
+  };
+  const key = b('33'.repeat(32));
+  const cases: [Record<number, unknown>, string][] = [
+    [{ 8: [b('2b')] }, 'expected input list for types.AccessTuple, decoding into (types.DynamicFeeTx).AccessList[0]'],
+    [{ 8: b('01') }, 'expected input list for types.AccessList, decoding into (types.DynamicFeeTx).AccessList'],
+    [{ 8: [[]] }, 'too few elements for types.AccessTuple, decoding into (types.DynamicFeeTx).AccessList[0]'],
+    [{ 8: [[to, [], b('')]] }, 'input list has too many elements for types.AccessTuple, decoding into (types.DynamicFeeTx).AccessList[0]'],
+    [{ 8: [[to, []], [b('01'), []]] }, 'input string too short for common.Address, decoding into (types.DynamicFeeTx).AccessList[1].Address'],
+    [{ 8: [[[to], []]] }, 'expected input string or byte for common.Address, decoding into (types.DynamicFeeTx).AccessList[0].Address'],
+    [{ 8: [[to, key]] }, 'expected input list for []common.Hash, decoding into (types.DynamicFeeTx).AccessList[0].StorageKeys'],
+    [{ 8: [[to, [key, b('33'.repeat(33))]]] }, 'input string too long for common.Hash, decoding into (types.DynamicFeeTx).AccessList[0].StorageKeys[1]'],
+    [{ 1: [] }, 'expected input string or byte for uint64, decoding into (types.DynamicFeeTx).Nonce'],
+    [{ 1: b('01'.repeat(9)) }, 'input string too long for uint64, decoding into (types.DynamicFeeTx).Nonce'],
+    [{ 3: [b('01')] }, 'expected input string or byte for *big.Int, decoding into (types.DynamicFeeTx).GasFeeCap'],
+    [{ 5: b('01'.repeat(21)) }, 'input string too long for common.Address, decoding into (types.DynamicFeeTx).To'],
+    [{ 7: [] }, 'expected input string or byte for []uint8, decoding into (types.DynamicFeeTx).Data'],
+  ];
+  for (const [over, text] of cases) assert.equal(await sendErr(dyn(over)), `rlp: ${text}`, JSON.stringify(over));
   // A valid signed tx with a byte after it.
   const good = signTx(1, { nonce: await nonceOf(1), to: DEV_ADDRS[0], value: 1n });
   assert.equal(await sendErr(good + '00'), 'rlp: input contains more than one value');
