@@ -19,6 +19,14 @@ test('parseJsonGoErrors: JSON.parse results, Go texts for syntax errors', () => 
   assert.equal(text('{nope}'), "invalid character 'n' looking for beginning of object key string");
   assert.equal(text('{"a":1} x'), "invalid character 'x' after top-level value");
   assert.equal(text('[1,]'), "invalid character ']' looking for beginning of value");
+  // Go quotes the offending BYTE: a byte-order mark (EF BB BF, left by some Windows editors) is
+  // 'ï', a non-ASCII character its first byte read as a rune, a control character escaped.
+  for (const parse of [text, (s: string) => { try { parseJson(s); } catch (e) { return (e as Error).message; } assert.fail(s); }]) {
+    assert.equal(parse('\ufeff{"a":1}'), "invalid character 'ï' looking for beginning of value");
+    assert.equal(parse('{"a":1}é'), "invalid character 'Ã' after top-level value");
+    assert.equal(parse('{"a":"x\ny"}'), "invalid character '\\n' in string literal");
+    assert.equal(parse('{"a":"\u0001"}'), "invalid character '\\x01' in string literal");
+  }
 });
 
 test("a chain's config.json that is no JSON stops the chain with Go's text", () => {

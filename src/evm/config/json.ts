@@ -7,6 +7,8 @@
 
 import { GO_MAX_DEPTH_ERROR, exceedsGoJsonDepth } from '../../jsonDepth.js';
 import { goFoldKey } from '../../rpc/rawJSON.js';
+import { goSyntaxErrorOf } from '../../rpc/goScan.js';
+import { goQuoteRune } from '../../rpc/goQuote.js';
 
 export type JsonValue = null | boolean | string | bigint | JsonFloat | JsonValue[] | JsonObject;
 
@@ -31,11 +33,31 @@ export function parseJson(text: string, literals?: Map<string, string>): JsonVal
   // Also keeps the recursive parser below far from the stack's limit.
   if (exceedsGoJsonDepth(text)) throw new JsonSyntaxError(GO_MAX_DEPTH_ERROR);
   const p = new Parser(text, literals);
-  p.ws();
-  const v = p.value();
-  p.ws();
-  if (p.i < text.length) throw new JsonSyntaxError(`invalid character '${text[p.i]}' after top-level value`);
-  return v;
+  try {
+    p.ws();
+    const v = p.value();
+    p.ws();
+    if (p.i < text.length) throw new JsonSyntaxError(`invalid character '${text[p.i]}' after top-level value`);
+    return v;
+  } catch (e) {
+    throw e instanceof JsonSyntaxError ? new JsonSyntaxError(goUnmarshalSyntaxError(text) ?? e.message) : e;
+  }
+}
+
+/**
+ * json.Unmarshal's syntax error for `text`, from Go's own scanner rules run on its UTF-8 bytes
+ * (src/rpc/goScan.ts): Go quotes the offending byte, so a byte-order mark at the start is `'ï'` (its
+ * first byte, 0xEF, read as a rune) and a control character in a string `'\n'`. Undefined when the
+ * scanner finds the text valid.
+ */
+function goUnmarshalSyntaxError(text: string): string | undefined {
+  const bytes = Buffer.from(text, 'utf8');
+  const r = goSyntaxErrorOf(bytes);
+  if (r === 'EOF' || r === 'unexpected EOF') return 'unexpected end of JSON input';
+  if (typeof r === 'string') return r;
+  let i = r;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return i < bytes.length ? `invalid character ${goQuoteRune(String.fromCharCode(bytes[i]))} after top-level value` : undefined;
 }
 
 /**
