@@ -7,7 +7,10 @@
 // levels, the CPU profiler) are modelled too, and checked after the fuzz.
 //
 // POWDER_FUZZ_SEED=<n> and POWDER_FUZZ_ROUNDS=<requests per method> override the defaults; the
-// seed is printed, and each mismatch is reported with its request.
+// seed is printed, and each mismatch is reported with its request. POWDER_FUZZ_METHODS=<a,b,...>
+// fuzzes only those methods (full names, e.g. admin.alias): each has its own PRNG stream, so a
+// method replays alone exactly as in the full run (the model's state from the others aside).
+// The fuzz's time budget grows with the rounds; POWDER_FUZZ_TIMEOUT_MS=<ms> sets it (a loaded machine).
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -24,7 +27,12 @@ import { mulberry32 } from './rng.js';
 
 const SEED = Number(process.env.POWDER_FUZZ_SEED ?? 20260822) >>> 0;
 const ROUNDS = Math.max(1, Number(process.env.POWDER_FUZZ_ROUNDS ?? 250));
-console.log(`# fuzzNodeApis: seed ${SEED}, ${ROUNDS} requests per method (POWDER_FUZZ_SEED / POWDER_FUZZ_ROUNDS)`);
+const ONLY = process.env.POWDER_FUZZ_METHODS ? new Set(process.env.POWDER_FUZZ_METHODS.split(',').map((s) => s.trim())) : undefined;
+/** The fuzz test's budget: 100 s per 250 rounds (~20 s of work on an idle machine, ~3 ms a request).
+ *  A fixed 120 s for the whole suite was hit at 600 rounds on a loaded machine, and that looked like
+ *  a node that stopped listening: see the suite's timeout below. */
+const FUZZ_MS = Number(process.env.POWDER_FUZZ_TIMEOUT_MS ?? 100_000 * Math.max(1, ROUNDS / 250));
+console.log(`# fuzzNodeApis: seed ${SEED}, ${ROUNDS} requests per method (POWDER_FUZZ_SEED / POWDER_FUZZ_ROUNDS), ${(FUZZ_MS / 1000).toFixed(0)} s budget`);
 
 // ---------------------------------------------------------------------------------------------
 // Draws (test/rng.ts)
@@ -856,7 +864,11 @@ function splitTop(s: string): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('node APIs under seeded fuzzing', { timeout: 120_000 }, () => {
+// The suite's timeout is only a backstop past the fuzz test's own (+ 120 s for the other tests):
+// when a suite times out, node:test runs its `after` hook (which stops the node) at once while the
+// timed-out test and the next one still run, so they all see ECONNREFUSED, as if a request had
+// stopped the node. The fuzz test times out alone instead, and its loop stops at the abort.
+describe('node APIs under seeded fuzzing', { timeout: FUZZ_MS + 120_000 }, () => {
   before(async () => {
     process.on('uncaughtException', onUncaught);
     process.on('unhandledRejection', onUncaught);
@@ -904,12 +916,17 @@ describe('node APIs under seeded fuzzing', { timeout: 120_000 }, () => {
     }
   });
 
-  test('every method of every node API: seeded params, each answer as AvalancheGo gives it', async () => {
+  test('every method of every node API: seeded params, each answer as AvalancheGo gives it', { timeout: FUZZ_MS }, async (ctx) => {
     const started = performance.now();
     let sent = 0;
+    let previous = '(none)';
+    if (ONLY) assert.deepEqual([...ONLY].filter((n) => !METHODS.some((m) => m.name === n)), [], 'POWDER_FUZZ_METHODS: unknown method names');
     for (const m of METHODS) {
+      if (ONLY && !ONLY.has(m.name)) continue;
       rand = mulberry32(SEED ^ hash(m.name)); // each method its own stream: one can be replayed alone
       for (let round = 0; round < ROUNDS; round++) {
+        // Timed out: stop sending (node:test does not stop a test's code; the next tests need the node).
+        if (ctx.signal.aborted) return;
         let text = randomRequest(m).text;
         let exp = expected(m, text);
         let outcome: Outcome | undefined;
@@ -934,8 +951,14 @@ describe('node APIs under seeded fuzzing', { timeout: 120_000 }, () => {
           const ms = performance.now() - askedAt;
           if (ms > SLOW_MS) failures.push(`${m.name} round ${round}: answered after ${ms.toFixed(0)} ms (the event loop was held) to ${short(text)}`);
         } catch (e) {
+          // Nothing listens any more: say so at once, with the request before (it may be the cause).
+          if ((e as NodeJS.ErrnoException).code === 'ECONNREFUSED') {
+            assert.fail(`the node stopped listening (node.stopped: ${t.node.stopped}) at ${m.name} round ${round}; the request before: ${short(previous)}`);
+          }
           failures.push(`${m.name}: no answer (${(e as Error).message}) to ${short(text)}`);
           continue;
+        } finally {
+          previous = `${m.name} round ${round}: ${text}`;
         }
         try {
           if (exp.notify && (exp.def || exp.body === '')) {
