@@ -24,8 +24,9 @@ test('a chain definition of the wrong shape: the start fails with one line namin
     ['validators a number', [{ validators: 5 }], '--chains: chain definition 0: "validators" must be an array, not number'],
     // Subnet-EVM's own options, checked by the VM.
     ['dev a string', [{ dev: 'yes' }], 'chain option "dev" must be true or false, not "yes"'],
-    ['devAccounts a string', [{ dev: true, devAccounts: '5' }], 'chain option "devAccounts" must be a whole number of accounts, 0 or more, not "5"'],
-    ['devAccounts negative', [{ dev: true, devAccounts: -1 }], 'chain option "devAccounts" must be a whole number of accounts, 0 or more, not -1'],
+    ['devAccounts a string', [{ dev: true, devAccounts: '5' }], 'chain option "devAccounts" must be a whole number of accounts from 0 to 10000, not "5"'],
+    ['devAccounts negative', [{ dev: true, devAccounts: -1 }], 'chain option "devAccounts" must be a whole number of accounts from 0 to 10000, not -1'],
+    ['devAccounts too many', [{ dev: true, devAccounts: 1e9 }], 'chain option "devAccounts" must be a whole number of accounts from 0 to 10000, not 1000000000'],
     ['blockTime an object', [{ blockTime: {} }], 'chain option "blockTime" must be a duration ("2s", "500ms") or a number of milliseconds, 0 or more, not {}'],
     ['blockTime a bad text', [{ blockTime: 'soon' }], 'chain option "blockTime": time: invalid duration "soon"'],
   ];

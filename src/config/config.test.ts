@@ -162,6 +162,7 @@ const BAD: [string, Parameters<typeof resolveConfig>[0], RegExp][] = [
   ['non-numeric port', { argv: ['--http-port=abc'] }, /^invalid argument "abc" for "--http-port" flag: strconv.ParseUint/],
   ['port out of range', { argv: ['--http-port', '70000'] }, /^invalid argument "70000" for "--http-port" flag: port out of range/],
   ['negative number', { argv: ['--dev-accounts=-1'] }, /"--dev-accounts" flag/],
+  ['too many dev accounts', { argv: ['--dev-accounts=1000000000'] }, /^--dev-accounts: 1000000000 is more than 10000 accounts \(each is derived from the mnemonic at start\)$/],
   ['bad bool', { argv: ['--api-admin-enabled=maybe'] }, /^invalid argument "maybe" for "--api-admin-enabled" flag: strconv.ParseBool/],
   ['bad duration', { argv: ['--health-check-frequency=10x'] }, /^invalid argument "10x" for "--health-check-frequency" flag: time: unknown unit "x" in duration "10x"$/],
   ['bad level', { argv: ['--log-level=loud'] }, /^invalid argument "loud" for "--log-level" flag: unknown log level/],

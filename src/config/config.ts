@@ -6,6 +6,7 @@ import {
   ConfigError,
   FLAGS,
   FLAG_BY_NAME,
+  MAX_DEV_ACCOUNTS,
   defaultDataDir,
   parseArgv,
   parseConfigObject,
@@ -229,6 +230,11 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
   if (chains !== null && !Array.isArray(chains)) throw new ConfigError('--chains must be a JSON array of chain definitions');
   if (chains !== null) checkChainDefinitions(chains, chainsFile ? `--chains-file ${chainsFile}` : '--chains');
 
+  // Each dev account is derived from the mnemonic at start (~1–2 ms each here): a count past this
+  // is a typo that would hold the start for hours, not a test set-up.
+  const devAccounts = merged.get('dev-accounts') as number;
+  if (devAccounts > MAX_DEV_ACCOUNTS) throw new ConfigError(`--dev-accounts: ${devAccounts} is more than ${MAX_DEV_ACCOUNTS} accounts (each is derived from the mnemonic at start)`);
+
   // Flags of the real node for a primary network or a database Powder does not have.
   if (merged.get('db-read-only') === true) throw new ConfigError('--db-read-only is not supported: Powder\'s chains write each block they build');
   for (const k of ['genesis-file', 'genesis-file-content', 'upgrade-file', 'upgrade-file-content']) {
@@ -347,7 +353,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     stakingSignerKeyFile: path('staking-signer-key-file'),
     chains,
     blockTimeMs: merged.get('block-time') as number,
-    devAccounts: merged.get('dev-accounts') as number,
+    devAccounts,
     raw,
   };
 }

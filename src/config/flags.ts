@@ -16,6 +16,9 @@ export interface FlagDef {
   powder?: boolean;
 }
 
+/** The most dev accounts a chain derives (`--dev-accounts`, a chain's `devAccounts`). */
+export const MAX_DEV_ACCOUNTS = 10_000;
+
 export const FLAGS: FlagDef[] = [
   { name: 'config-file', type: 'string', default: '', help: 'JSON file whose keys are flag names' },
   { name: 'config-file-content', type: 'string', default: '', help: 'base64 of a config file' },

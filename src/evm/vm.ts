@@ -13,7 +13,7 @@ import { TxPool } from './txpool/pool.js';
 import { BlockBuilder } from './miner/builder.js';
 import { ChainClock, Miner } from './miner/miner.js';
 import { EvmBackend } from './api/backend.js';
-import { parseVmConfig } from './api/vmConfig.js';
+import { devAccountCount, parseVmConfig } from './api/vmConfig.js';
 import { buildMethodTable } from './api/methods.js';
 import { EvmSubscriptions } from './api/filters.js';
 import { desiredMinDelayExcess } from './fees/index.js';
@@ -27,10 +27,7 @@ import { chainAdminService } from './admin/service.js';
 export const SUBNET_EVM_VERSION = 'v0.8.0';
 
 /** Number of mnemonic accounts of the dev chain (node flag --dev-accounts, default 10). */
-export function devAccountCount(options: Record<string, unknown>): number {
-  const n = options.devAccounts;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : 10;
-}
+export { devAccountCount } from './api/vmConfig.js';
 
 function idBytes(cb58: string): Uint8Array {
   // CB58: base58 of (32 bytes ‖ 4-byte checksum).

@@ -3,7 +3,7 @@
 import { DEFAULT_POOL_LIMITS, type TxPoolLimits } from '../txpool/pool.js';
 import type { VmConfig } from './backend.js';
 import { VM_CONFIG_DEFAULTS, decodeVmConfig, durationMs } from '../admin/vmConfigJson.js';
-import { parseDuration } from '../../config/flags.js';
+import { MAX_DEV_ACCOUNTS, parseDuration } from '../../config/flags.js';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { goPathError } from '../../goPathError.js';
@@ -51,16 +51,27 @@ export interface ParsedVmConfig extends VmConfig {
 }
 
 /**
+ * The dev accounts a chain's `devAccounts` option asks for (10 when absent). Checked wherever it is
+ * read: the default genesis derives the accounts before the chain's config is parsed, and a count
+ * of 10^9 held that start for days.
+ */
+export function devAccountCount(options: Record<string, unknown>): number {
+  const n = options.devAccounts;
+  if (n == null) return 10;
+  if (!(typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 && n <= MAX_DEV_ACCOUNTS)) {
+    throw new Error(`chain option "devAccounts" must be a whole number of accounts from 0 to ${MAX_DEV_ACCOUNTS}, not ${typeof n === 'bigint' ? n : JSON.stringify(n)}`);
+  }
+  return n;
+}
+
+/**
  * Subnet-EVM's chain-definition options (docs/configuration.md, "Chains"). A value of the wrong
  * type was ignored (`"dev": "yes"` made no dev chain, `"devAccounts": "5"` gave 10 accounts) or
  * failed without naming the option (`time: invalid duration true`); `null` counts as absent.
  */
 function checkChainOptions(options: Record<string, unknown>): void {
   if (options.dev != null && typeof options.dev !== 'boolean') throw new Error(`chain option "dev" must be true or false, not ${JSON.stringify(options.dev)}`);
-  const n = options.devAccounts;
-  if (n != null && !(typeof n === 'number' && Number.isSafeInteger(n) && n >= 0)) {
-    throw new Error(`chain option "devAccounts" must be a whole number of accounts, 0 or more, not ${typeof n === 'bigint' ? n : JSON.stringify(n)}`);
-  }
+  devAccountCount(options);
   for (const k of ['blockTime', 'block-time']) {
     const bt = options[k];
     if (bt == null) continue;
