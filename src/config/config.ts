@@ -371,7 +371,8 @@ function checkChainDefinitions(chains: unknown[], where: string): void {
     const bad = (what: string) => new ConfigError(`${where}: chain definition ${i}: ${what}`);
     if (typeof def !== 'object' || def === null || Array.isArray(def)) throw bad(`must be a JSON object, not ${kind(def)}`);
     const d = def as Record<string, unknown>;
-    for (const k of ['name', 'vm', 'subnetID'] as const) {
+    // (`vm` is checked by the chain manager, which names the chain: src/chains/manager.ts.)
+    for (const k of ['name', 'subnetID'] as const) {
       if (d[k] != null && typeof d[k] !== 'string') throw bad(`"${k}" must be a string, not ${kind(d[k])}`);
     }
     if (d.aliases != null && (!Array.isArray(d.aliases) || d.aliases.some((a) => typeof a !== 'string'))) {
