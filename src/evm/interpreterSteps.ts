@@ -16,7 +16,12 @@
 //   DEBUG, a code-chunk EIP or the performance profiler send the step to the package's runStep
 //   unchanged;
 // - run awaits what runStep returns only when it is a promise, and lets a long call or trace
-//   give the event loop a turn every so often (callYield.ts).
+//   give the event loop a turn every so often (callYield.ts);
+// - while a step log is kept on the EVM (the struct logger, tracers/structLogger.ts), a frame's
+//   steps go through loggedStep, which hands the log the running frame at the point where the
+//   package emits its `step` event (after the gas handler, or when the gas handler throws an
+//   EVMError), without building the event. Whether a frame logs is settled once in run, so an
+//   untraced step asks nothing more than before.
 // The same checks run in the same order and the same errors are thrown (the run loop catches a
 // synchronous throw exactly as a rejected step). `run` defers to the package for EOF code, the
 // performance profiler and the code-chunk and EIP-7928 EIPs (none of which a Subnet-EVM fork
@@ -50,16 +55,33 @@ export interface RunState {
   eip8037BurnLeftoverAfterCreateHaltOntoAlive?: boolean;
   env: { accessWitness?: { commit(): void; revert(): void } };
   memoryWordCount: bigint;
+  gasRefund: bigint;
+  stack: { _store: bigint[]; _len: number };
+  memory: { _store: Uint8Array };
+}
+/**
+ * What the struct logger gets for each step, where the package emits its `step` event: the
+ * interpreter (its _runState and _env), the opcode's entry, the step's gas and the memory size in
+ * words before the gas handler ran (the event's memory).
+ */
+export interface StepLog {
+  step(interp: InterpreterLike, info: OpInfo & { fullName: string }, gas: bigint, memoryWordCount: bigint): void;
 }
 type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => Promise<{ runState: RunState; exceptionError?: unknown }>;
 export interface InterpreterLike {
   run: Run;
   _runState: RunState;
-  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number }; powderFrames?: RunState[] };
+  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number }; powderFrames?: RunState[]; powderStepLog?: StepLog };
+  _env: { depth: number; address: { toString(): string } };
   common: { isActivatedEIP(eip: number): boolean };
   profilerOpts?: { enabled?: boolean };
-  /** Set by run for its frame: no code-chunk EIP is active (runStep's per-step question). */
-  powderNoChunkEIPs?: boolean;
+  /**
+   * Set by run for its frame: no code-chunk EIP is active and no step log is kept (runStep's
+   * per-step question: the fast path).
+   */
+  powderFastSteps?: boolean;
+  /** Set by run for its frame: the step log its steps go to (powderFastSteps is then false). */
+  powderStepLog?: StepLog;
   runStep(op: OpEntry | undefined): Promise<void> | undefined;
   lookupOpInfo(op: number): OpEntry | undefined;
   useGas(amount: bigint, context: unknown): void;
@@ -110,7 +132,10 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     const op = opcodeObj ?? this.lookupOpInfo(this._runState.opCode);
     const info = op?.opcodeInfo;
     // Only a frame run() set up, a known opcode, nothing to tell.
-    if (info === undefined || this.powderNoChunkEIPs !== true || telling(this)) return originalStep.call(this, op);
+    if (info === undefined || this.powderFastSteps !== true || telling(this)) {
+      const log = this.powderStepLog;
+      return log !== undefined && info !== undefined ? loggedStep(this, op!, info, log) : originalStep.call(this, op);
+    }
     if (!info.dynamicGas) return finish(this, op!, info, info.feeBigInt);
     // Dynamic gas: the handler's promise is the step's only wait (the package's async runStep adds
     // its own promise and a second turn). A listener that appeared meanwhile still hears the step,
@@ -127,6 +152,40 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
       }
       throw e;
     });
+  };
+
+  /**
+   * A step of a frame that keeps a step log: the package's runStep (without the code-chunk EIPs
+   * and the profiler, which run() left to the package) with the log told where the package builds
+   * its `step` event, and a `step` listener (or DEBUG) still told by the package's hook.
+   */
+  const loggedStep = (interp: InterpreterLike, op: OpEntry, info: OpInfo, log: StepLog): Promise<void> | undefined => {
+    const memorySize = interp._runState.memoryWordCount;
+    const heard = (g: bigint): Promise<void> | undefined => {
+      log.step(interp, info as OpInfo & { fullName: string }, g, memorySize);
+      return telling(interp) ? interp._runStepHook(g, interp.getGasLeft(), memorySize) : undefined;
+    };
+    const paid = (g: bigint): Promise<void> | undefined => {
+      const told = heard(g);
+      return told === undefined ? finish(interp, op, info, g) : told.then(() => finish(interp, op, info, g));
+    };
+    if (!info.dynamicGas) return paid(info.feeBigInt);
+    // A gas handler's trap (out of gas, a stack underflow …) is a step the package tells too.
+    const failed = (e: unknown): Promise<never> => {
+      const ev = e as { errorType?: string } | null;
+      if (typeof e === 'object' && ev !== null && ev.errorType === 'EVMError') {
+        const told = heard(info.feeBigInt);
+        if (told !== undefined) return told.then(() => Promise.reject(e));
+      }
+      throw e;
+    };
+    let gas: Promise<bigint> | bigint;
+    try {
+      gas = op.gasHandler(interp._runState, info.feeBigInt, interp.common);
+    } catch (e) {
+      return failed(e);
+    }
+    return gas instanceof Promise ? gas.then(paid, failed) : paid(gas);
   };
 
   // A tracer that asked for it (frameTracking.ts) sees the run state of every frame running. (Not
@@ -153,10 +212,13 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
       common.isActivatedEIP(7864) ||
       common.isActivatedEIP(7928)
     ) {
-      this.powderNoChunkEIPs = false;
+      this.powderFastSteps = false;
+      this.powderStepLog = undefined;
       return originalRun.call(this, code, opts);
     }
-    this.powderNoChunkEIPs = true;
+    const log = this._evm.powderStepLog;
+    this.powderFastSteps = log === undefined;
+    this.powderStepLog = log;
     const runState = this._runState;
     runState.code = code;
     runState.programCounter = opts.pc ?? runState.programCounter;

@@ -1,7 +1,18 @@
 // geth's default tracer (eth/tracers/logger.StructLogger): one entry per executed opcode.
+//
+// The entries are built from the running frame itself: while the logger is attached, the EVM
+// keeps it as its step log and the interpreter loop (interpreterSteps.ts) hands it each step's
+// interpreter where ethereumjs would emit its `step` event. That event copies the whole stack and
+// memory and builds an object per step whatever the options, and a `step` listener turns the
+// loop's fast path off; here only what the options ask for is read (no stack with disableStack,
+// memory only with enableMemory, the stack's top one or two words for SLOAD and SSTORE). Where the
+// loop is not installed or leaves a frame to the package (EOF and code-chunk EIPs, the profiler:
+// none on a Subnet-EVM fork), the logger listens to `step` events instead, with the same output.
 import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from './types.js';
 import { gethErrorText } from './errors.js';
 import { gethOpName } from './opnames.js';
+import { originalInterpreterSteps } from '../vmTuning.js';
+import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
 
 export interface StructLoggerConfig {
   enableMemory: boolean;
@@ -35,8 +46,27 @@ const uint = (v: bigint): number | bigint => (v <= 9007199254740991n ? Number(v)
 
 const hex64 = (v: bigint) => v.toString(16).padStart(64, '0');
 const ZERO64 = '0'.repeat(64);
+/** A stack word's text; the small words (most of a loop's) from a table. */
+const SMALL_HEX = Array.from({ length: 256 }, (_, i) => '0x' + i.toString(16));
+const stackHex = (v: bigint): string => (v < 256n ? SMALL_HEX[Number(v)] : '0x' + v.toString(16));
+/** The `stack` of every entry whose stack is empty (entries are only read, then encoded). */
+const NO_WORDS: string[] = [];
 
-export class StructLogger implements Tracer {
+interface LoggingEVM {
+  powderStepLog?: StepLog;
+  common?: { isActivatedEIP(eip: number): boolean };
+  _optsCached?: { profiler?: { enabled?: boolean } };
+}
+
+/** Whether the interpreter loop can hand `evm`'s steps to a step log (else: `step` events). */
+function canLogSteps(evm: LoggingEVM): boolean {
+  const common = evm.common;
+  if (originalInterpreterSteps === undefined || common === undefined || evm._optsCached?.profiler?.enabled === true) return false;
+  // The EIPs run() leaves to the package's own loop (EOF, code chunks, block access lists).
+  return ![3540, 6800, 7864, 7928].some((eip) => common.isActivatedEIP(eip));
+}
+
+export class StructLogger implements Tracer, StepLog {
   private readonly logs: StructLog[] = [];
   /** Per contract address: the storage slots seen so far (geth keeps them across steps). */
   private readonly storage = new Map<string, Map<string, string>>();
@@ -50,50 +80,85 @@ export class StructLogger implements Tracer {
   private usedGas: bigint | undefined;
   private execGasUsed = 0n;
   private unlisten: (() => void) | undefined;
+  /** The EVM whose interpreter loop hands this logger its steps (undefined: `step` events). */
+  private loggingOn: LoggingEVM | undefined;
+  /** geth's opcode names by byte, with the table entry name they were made from. */
+  private readonly names: ({ name: string; op: string } | undefined)[] = [];
 
   constructor(private readonly cfg: StructLoggerConfig) {}
 
-  private readonly onStep = (s: InterpreterStep) => {
-    if (this.pendingLoad) this.resolveLoad(s);
+  /** A step of the running frame (interpreterSteps.ts), where ethereumjs emits its `step` event. */
+  step(interp: InterpreterLike, info: OpInfo & { fullName: string }, gas: bigint, memoryWordCount: bigint): void {
+    const rs = interp._runState;
+    const st = rs.stack;
+    const depth = interp._env.depth;
+    if (this.pendingLoad) this.resolveLoad(depth, st._store, st._len);
     if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return;
-    const op = gethOpName(s.opcode.name, s.opcode.code);
-    const entry: StructLog = { pc: s.pc, op, gas: uint(s.gasLeft), gasCost: s.opcode.dynamicFee === undefined ? s.opcode.fee : uint(s.opcode.dynamicFee), depth: s.depth + 1 };
-    if (!this.cfg.disableStack) entry.stack = s.stack.map((v) => '0x' + v.toString(16));
-    if (this.cfg.enableMemory) {
-      const mem: string[] = [];
-      const m = s.memory;
-      for (let i = 0; i + 32 <= m.length; i += 32) mem.push(Buffer.from(m.buffer, m.byteOffset + i, 32).toString('hex'));
-      entry.memory = mem;
+    const mem = this.cfg.enableMemory ? rs.memory._store.subarray(0, Number(memoryWordCount) * 32) : undefined;
+    // A constant-gas step's cost is its fee (a gas handler's trap too: the package reports the fee).
+    const cost = info.dynamicGas ? uint(gas) : (info as { fee?: number }).fee ?? uint(gas);
+    this.record(rs.programCounter, info.fullName, info.code, rs.gasLeft, cost, depth, st._store, st._len, mem, interp._env.address, rs.gasRefund);
+  }
+
+  private readonly onStep = (s: InterpreterStep) => {
+    if (this.pendingLoad) this.resolveLoad(s.depth, s.stack, s.stack.length);
+    if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return;
+    const cost = s.opcode.dynamicFee === undefined ? s.opcode.fee : uint(s.opcode.dynamicFee);
+    this.record(s.pc, s.opcode.name, s.opcode.code, s.gasLeft, cost, s.depth, s.stack, s.stack.length, this.cfg.enableMemory ? s.memory : undefined, s.address, s.gasRefund);
+  };
+
+  /** One entry: `stack` holds the frame's stack in its first `n` items (top last). */
+  private record(
+    pc: number, name: string, code: number, gasLeft: bigint, cost: number | bigint, depth: number,
+    stack: readonly bigint[], n: number, mem: Uint8Array | undefined, address: { toString(): string }, refund: bigint,
+  ): void {
+    const known = this.names[code];
+    let op: string;
+    if (known !== undefined && known.name === name) op = known.op;
+    else this.names[code] = { name, op: (op = gethOpName(name, code)) };
+    const entry: StructLog = { pc, op, gas: uint(gasLeft), gasCost: cost, depth: depth + 1 };
+    if (!this.cfg.disableStack) {
+      if (n === 0) entry.stack = NO_WORDS;
+      else {
+        const hex: string[] = [];
+        for (let i = 0; i < n; i++) hex.push(stackHex(stack[i]));
+        entry.stack = hex;
+      }
+    }
+    if (mem !== undefined) {
+      const words: string[] = [];
+      const buf = Buffer.from(mem.buffer, mem.byteOffset, mem.length);
+      for (let i = 0; i + 32 <= buf.length; i += 32) words.push(buf.toString('hex', i, i + 32));
+      entry.memory = words;
     }
     if (!this.cfg.disableStorage && (op === 'SLOAD' || op === 'SSTORE')) {
-      const addr = s.address.toString();
+      const addr = address.toString();
       let slots = this.storage.get(addr);
       if (!slots) this.storage.set(addr, (slots = new Map()));
-      const n = s.stack.length;
       if (op === 'SLOAD' && n >= 1) {
-        const key = hex64(s.stack[n - 1]);
+        const key = hex64(stack[n - 1]);
         slots.set(key, slots.get(key) ?? ZERO64);
         entry.storage = snapshot(slots);
-        this.pendingLoad = { snapshot: entry.storage, slots, key, depth: s.depth };
+        this.pendingLoad = { snapshot: entry.storage, slots, key, depth };
       } else if (op === 'SSTORE' && n >= 2) {
-        slots.set(hex64(s.stack[n - 1]), hex64(s.stack[n - 2]));
+        slots.set(hex64(stack[n - 1]), hex64(stack[n - 2]));
         entry.storage = snapshot(slots);
       }
     }
-    if (s.gasRefund > 0n) entry.refund = uint(s.gasRefund);
+    if (refund > 0n) entry.refund = uint(refund);
     if (this.cfg.enableReturnData) {
-      const rd = this.returnData[s.depth];
+      const rd = this.returnData[depth];
       if (rd && rd.length > 0) entry.returnData = '0x' + Buffer.from(rd).toString('hex');
     }
     this.logs.push(entry);
-  };
+  }
 
   /** The value SLOAD pushed is on top of the stack at the next step of the same frame. */
-  private resolveLoad(s: InterpreterStep): void {
+  private resolveLoad(depth: number, stack: readonly bigint[], n: number): void {
     const p = this.pendingLoad!;
     this.pendingLoad = undefined;
-    if (s.depth !== p.depth || s.stack.length === 0) return;
-    const value = hex64(s.stack[s.stack.length - 1]);
+    if (depth !== p.depth || n === 0) return;
+    const value = hex64(stack[n - 1]);
     p.slots.set(p.key, value);
     p.snapshot[p.key] = value;
   }
@@ -114,12 +179,22 @@ export class StructLogger implements Tracer {
   };
 
   attach(evm: TracedEVM): void {
-    this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
+    const e = evm as LoggingEVM;
+    if (canLogSteps(e) && e.powderStepLog === undefined) {
+      e.powderStepLog = this;
+      this.loggingOn = e;
+      this.unlisten = listen(evm, { beforeMessage: this.onBefore, afterMessage: this.onAfter });
+    } else {
+      this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
+    }
   }
 
   detach(): void {
     this.unlisten?.();
     this.unlisten = undefined;
+    // Set back, not deleted: a delete would turn the EVM object into a slower dictionary-mode one.
+    if (this.loggingOn?.powderStepLog === this) this.loggingOn.powderStepLog = undefined;
+    this.loggingOn = undefined;
   }
 
   txStart(): void {}
