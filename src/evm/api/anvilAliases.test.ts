@@ -3,18 +3,10 @@
 // node over HTTP.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { devNode, rpcError, signTx, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import { rpcError, signTx, DEV_ADDRS, type Rpc, withDevNode } from '../chain/testkit.js';
 
 const OTHER = '0x1234567890123456789012345678901234567890';
 
-async function withDevNode(fn: (rpc: Rpc) => Promise<void>): Promise<void> {
-  const { node, rpc } = await devNode();
-  try {
-    await fn(rpc);
-  } finally {
-    await node.stop();
-  }
-}
 
 const head = (rpc: Rpc) => rpc('eth_getBlockByNumber', ['latest', false]);
 

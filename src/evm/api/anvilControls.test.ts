@@ -8,18 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { devNode, devNodeWithConfig, rpcClient, rpcError, signTx, BLACKHOLE, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import { devNode, devNodeWithConfig, rpcClient, rpcError, signTx, BLACKHOLE, DEV_ADDRS, type Rpc, withDevNode } from '../chain/testkit.js';
 
 const OTHER = '0x1234567890123456789012345678901234567890';
 
-async function withDevNode(fn: (rpc: Rpc, dataDir: string) => Promise<void>, options: Record<string, unknown> = {}): Promise<void> {
-  const { node, rpc } = await devNode(options);
-  try {
-    await fn(rpc, node.dataDir);
-  } finally {
-    await node.stop();
-  }
-}
 
 const head = (rpc: Rpc) => rpc('eth_getBlockByNumber', ['latest', false]);
 

@@ -4,18 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { devNode, rpcError, CHAIN_ID, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import { rpcError, CHAIN_ID, DEV_ADDRS, type Rpc, withDevNode } from '../chain/testkit.js';
 import { LogFactory } from '../../logging/logger.js';
 import { Levels } from '../../logging/levels.js';
 
-async function withDevNode(fn: (rpc: Rpc, dataDir: string) => Promise<void>, options: Record<string, unknown> = {}): Promise<void> {
-  const { node, rpc } = await devNode(options);
-  try {
-    await fn(rpc, node.dataDir);
-  } finally {
-    await node.stop();
-  }
-}
 
 const HASH = /^0x[0-9a-f]{64}$/;
 

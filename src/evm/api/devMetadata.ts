@@ -11,25 +11,19 @@ export function devMetadataMethods(ctx: ControlContext): void {
   const head = () => chain.head;
 
   // Hardhat's HardhatMetadata (numbers as JSON numbers; no forkedNetwork without a fork).
-  m.set(
-    'hardhat_metadata',
-    withArity(0, () => ({
-      clientVersion: be.clientVersion,
-      chainId: chainId(),
-      instanceId: ctx.instanceId,
-      latestBlockNumber: Number(head().header.number),
-      latestBlockHash: head().hashHex,
-    })),
-  );
+  const metadata = () => ({
+    clientVersion: be.clientVersion,
+    chainId: chainId(),
+    instanceId: ctx.instanceId,
+    latestBlockNumber: Number(head().header.number),
+    latestBlockHash: head().hashHex,
+  });
+  m.set('hardhat_metadata', withArity(0, metadata));
   // Anvil's Metadata: as Hardhat's, plus forkedNetwork (null) and the snapshots: id → [block number, block hash].
   m.set(
     'anvil_metadata',
     withArity(0, () => ({
-      clientVersion: be.clientVersion,
-      chainId: chainId(),
-      instanceId: ctx.instanceId,
-      latestBlockNumber: Number(head().header.number),
-      latestBlockHash: head().hashHex,
+      ...metadata(),
       forkedNetwork: null,
       snapshots: Object.fromEntries([...snapshots].map(([id, s]) => [id, [Number(s.number), s.hash]])),
     })),

@@ -49,6 +49,16 @@ export async function devNode(options: Record<string, unknown> = {}): Promise<{ 
   return { node, rpc: rpcClient(node.url + '/ext/bc/dev/rpc') };
 }
 
+/** Runs `fn` against a fresh dev-chain node (its JSON-RPC client and data folder), then stops it. */
+export async function withDevNode(fn: (rpc: Rpc, dataDir: string) => Promise<void>, options: Record<string, unknown> = {}): Promise<void> {
+  const { node, rpc } = await devNode(options);
+  try {
+    await fn(rpc, node.dataDir);
+  } finally {
+    await node.stop();
+  }
+}
+
 /** A dev-chain node whose chain reads `config` as its config.json; stop() removes its folder. */
 export async function devNodeWithConfig(config: Record<string, unknown>): Promise<{ node: TestNode; rpc: Rpc }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-test-'));

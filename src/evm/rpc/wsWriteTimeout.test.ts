@@ -8,7 +8,8 @@ import WebSocket from 'ws';
 import { startTestNode } from '../../../test/helpers.js';
 import { WS_WRITE_TIMEOUT_MS } from './server.js';
 
-test('a WebSocket client that reads nothing for the write timeout is dropped (1006); the node keeps serving', { timeout: 60_000 }, async () => {
+/** A node on memdb and an open WebSocket to its dev chain. */
+async function nodeAndSocket() {
   const node = await startTestNode({ 'db-type': 'memdb' });
   const ws = new WebSocket(node.url.replace('http', 'ws') + '/ext/bc/dev/ws');
   try {
@@ -16,6 +17,16 @@ test('a WebSocket client that reads nothing for the write timeout is dropped (10
       ws.once('open', resolve);
       ws.once('error', reject);
     });
+  } catch (e) {
+    await node.stop();
+    throw e;
+  }
+  return { node, ws };
+}
+
+test('a WebSocket client that reads nothing for the write timeout is dropped (1006); the node keeps serving', { timeout: 60_000 }, async () => {
+  const { node, ws } = await nodeAndSocket();
+  try {
     let answers = 0;
     ws.on('message', () => answers++);
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
@@ -50,13 +61,8 @@ test('a WebSocket client that reads nothing for the write timeout is dropped (10
 });
 
 test('a client that reads slowly but steadily keeps its connection', { timeout: 60_000 }, async () => {
-  const node = await startTestNode({ 'db-type': 'memdb' });
-  const ws = new WebSocket(node.url.replace('http', 'ws') + '/ext/bc/dev/ws');
+  const { node, ws } = await nodeAndSocket();
   try {
-    await new Promise((resolve, reject) => {
-      ws.once('open', resolve);
-      ws.once('error', reject);
-    });
     let answers = 0;
     ws.on('message', () => answers++);
     const sock = (ws as unknown as { _socket: import('node:net').Socket })._socket;
