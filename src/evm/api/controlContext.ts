@@ -1,6 +1,7 @@
 // What the test controls' modules share (testControls.ts builds it; devMetadata.ts, erc20Slots.ts,
 // rollback.ts, anvilAliases.ts, devLogging.ts and refusedControls.ts register their methods with it),
 // and the argument readers they have in common.
+import { randomBytes } from 'node:crypto';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { invalidArg, quantity } from './args.js';
 import { checkArgs } from '../rpc/params.js';
@@ -28,12 +29,21 @@ export interface ControlContext {
   /** `count` real blocks (`intervalS` apart when given), refused first if they would pass the end of time. */
   mineBlocks(count: bigint, intervalS?: bigint): Promise<void>;
   /** The node instance's id (anvil_metadata / hardhat_metadata): new at each start and each reset. */
-  instanceId: string;
+  instance: InstanceId;
 }
 
-/** 32 random bytes as 0x hex (Hardhat's and Anvil's instance ids). */
-export function randomId(): string {
-  return '0x' + Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex');
+/**
+ * Hardhat's and Anvil's instance id: 32 random bytes as 0x hex, drawn when first read (not while
+ * the chain starts), drawn again after a reset.
+ */
+export class InstanceId {
+  private id: string | undefined;
+  get(): string {
+    return (this.id ??= '0x' + randomBytes(32).toString('hex'));
+  }
+  renew(): void {
+    this.id = undefined;
+  }
 }
 
 /** A non-negative whole number: a JSON number, a decimal string or a hex quantity. */

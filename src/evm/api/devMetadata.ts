@@ -14,7 +14,7 @@ export function devMetadataMethods(ctx: ControlContext): void {
   const metadata = () => ({
     clientVersion: be.clientVersion,
     chainId: chainId(),
-    instanceId: ctx.instanceId,
+    instanceId: ctx.instance.get(),
     latestBlockNumber: Number(head().header.number),
     latestBlockHash: head().hashHex,
   });

@@ -3,7 +3,7 @@
 import { Account, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { RpcError } from '../rpc/server.js';
 import { address, bool, bytes, hash32, invalidArg, quantity, required, slotKey } from './args.js';
-import { blockCountArg, num, randomId, timestampArg, MAX_TIMESTAMP_S, type ControlContext, type Snapshot } from './controlContext.js';
+import { blockCountArg, num, timestampArg, InstanceId, MAX_TIMESTAMP_S, type ControlContext, type Snapshot } from './controlContext.js';
 import { anvilAliasMethods } from './anvilAliases.js';
 import { devMetadataMethods } from './devMetadata.js';
 import { devLoggingMethods } from './devLogging.js';
@@ -201,7 +201,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     be.impersonated.clear();
     be.autoImpersonate = false;
     // A new instance, as Hardhat's hardhat_reset (and Anvil's anvil_reset) give a new instance id.
-    ctx.instanceId = randomId();
+    ctx.instance.renew();
     miner.automine = startMining.automine;
     miner.setIntervalMining(startMining.intervalMs);
   };
@@ -324,7 +324,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     be.impersonated.delete(address(required(p, 0), 0));
     return true;
   };
-  const ctx: ControlContext = { be, m, snapshots, editState, mineBlocks, instanceId: randomId() };
+  const ctx: ControlContext = { be, m, snapshots, editState, mineBlocks, instance: new InstanceId() };
   // Anvil's state files: the latest state's accounts out, and into the latest state as edits.
   m.set('anvil_dumpState', () => dumpState(be));
   m.set('anvil_loadState', async (p) => {
