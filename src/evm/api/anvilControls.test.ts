@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { devNode, devNodeWithConfig, rpcClient, rpcError, signTx, BLACKHOLE, DEV_ADDRS, type Rpc, withDevNode } from '../chain/testkit.js';
+import { devNodeWithConfig, rpcClient, rpcError, signTx, BLACKHOLE, DEV_ADDRS, type Rpc, withDevNode } from '../chain/testkit.js';
 
 const OTHER = '0x1234567890123456789012345678901234567890';
 
@@ -68,14 +68,8 @@ test('anvil_reset / hardhat_reset: back to genesis (blocks, txs, state edits, po
   }
 });
 
-async function withGenesis<T>(dataDir: string, fn: (rpc: Rpc) => Promise<T>): Promise<T> {
-  const { node, rpc } = await devNode({ 'data-dir': dataDir });
-  try {
-    return await fn(rpc);
-  } finally {
-    await node.stop();
-  }
-}
+/** A dev node on `dataDir` (a restart when it holds a chain). */
+const withGenesis = <T>(dataDir: string, fn: (rpc: Rpc) => Promise<T>): Promise<T> => withDevNode((rpc) => fn(rpc), { 'data-dir': dataDir });
 
 test('reset refuses a forking config (Powder does not fork) and bad params, and changes nothing', () =>
   withDevNode(async (rpc) => {

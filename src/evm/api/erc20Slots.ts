@@ -17,7 +17,7 @@ import { address, quantity, required } from './args.js';
 import type { EvmBackend, StateOverride } from './backend.js';
 import { AccessListTracer } from './accessListTracer.js';
 import { withArity, type ControlContext } from './controlContext.js';
-import { createAddressFromString } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, createAddressFromString } from '@ethereumjs/util';
 
 /** A probe value no real balance is likely to be by chance. */
 const PROBE = 0x5eed_0f_d0d0_0000_0000_0000_0001n;
@@ -61,10 +61,7 @@ export function erc20SlotMethods({ be, m, editState }: ControlContext): void {
     await editState(async (sm) => {
       const slot = await findSlot(be, token, data, amount);
       if (slot === undefined) throw new RpcError(-32000, `Unable to set ERC20 ${what}, no slot found`);
-      const bytes = Buffer.from(word(amount), 'hex');
-      let i = 0;
-      while (i < bytes.length && bytes[i] === 0) i++;
-      await sm.putStorage(t, Buffer.from(slot.slice(2), 'hex'), bytes.subarray(i));
+      await sm.putStorage(t, Buffer.from(slot.slice(2), 'hex'), bigIntToUnpaddedBytes(amount));
     });
     return null;
   };

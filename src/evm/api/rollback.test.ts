@@ -4,19 +4,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { devNode, rpcError, signTx, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import { rpcError, signTx, DEV_ADDRS, type Rpc, withDevNode } from '../chain/testkit.js';
 
 const OTHER = '0x1234567890123456789012345678901234567890';
 const EDITED = '0x00000000000000000000000000000000000000e3';
 
-async function withNode<T>(dataDir: string, fn: (rpc: Rpc) => Promise<T>): Promise<T> {
-  const { node, rpc } = await devNode({ 'data-dir': dataDir });
-  try {
-    return await fn(rpc);
-  } finally {
-    await node.stop();
-  }
-}
+/** A dev node on `dataDir` (a restart when it holds a chain). */
+const withNode = <T>(dataDir: string, fn: (rpc: Rpc) => Promise<T>): Promise<T> => withDevNode((rpc) => fn(rpc), { 'data-dir': dataDir });
 
 test('anvil_rollback: the last blocks gone (txs, receipts, state), the head state with its edits, the pool kept, later snapshots dropped; durable', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-rollback-'));

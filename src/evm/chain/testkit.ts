@@ -49,11 +49,11 @@ export async function devNode(options: Record<string, unknown> = {}): Promise<{ 
   return { node, rpc: rpcClient(node.url + '/ext/bc/dev/rpc') };
 }
 
-/** Runs `fn` against a fresh dev-chain node (its JSON-RPC client and data folder), then stops it. */
-export async function withDevNode(fn: (rpc: Rpc, dataDir: string) => Promise<void>, options: Record<string, unknown> = {}): Promise<void> {
+/** Runs `fn` against a dev-chain node started with `options` (its JSON-RPC client and data folder), then stops it. */
+export async function withDevNode<T>(fn: (rpc: Rpc, dataDir: string) => Promise<T>, options: Record<string, unknown> = {}): Promise<T> {
   const { node, rpc } = await devNode(options);
   try {
-    await fn(rpc, node.dataDir);
+    return await fn(rpc, node.dataDir);
   } finally {
     await node.stop();
   }
