@@ -1218,6 +1218,8 @@ describe('node APIs under seeded fuzzing', { timeout: FUZZ_MS + 120_000 }, () =>
     ];
     const w = await Wire.open(port());
     for (const [path, status, location] of cases) {
+      // The fuzz above may have aliased an endpoint to one of these paths (alias "" serves /ext/).
+      if (status === 404 && router.table.has(path)) continue;
       await w.write(wirePost(path, body));
       const [a] = await w.read(1);
       assert.equal(a.status, status, path);
