@@ -218,6 +218,24 @@ test('block and mutex profiles: pprof contention profiles of the node\'s locks',
   await rpc('debug_setBlockProfileRate', [1]);
 });
 
+test('nsec wraps as Go\'s time.Duration(nsec) * time.Second: 2^63 - 1 and 2^64 - 1 seconds return at once, 2^63 + 1 waits 1 s', async () => {
+  // Sent as raw JSON text: the exact integers (a JS number would round them to 2^63 or 2^64).
+  const timed = async (nsec: string): Promise<{ ms: number; body: { result?: unknown; error?: unknown } }> => {
+    const f = JSON.stringify(join(dir, `wrap-${nsec}.prof`));
+    const t0 = performance.now();
+    const res = await fetch(rpc.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":1,"method":"debug_blockProfile","params":[${f},${nsec}]}` });
+    return { body: (await res.json()) as { result?: unknown }, ms: performance.now() - t0 };
+  };
+  for (const nsec of ['9223372036854775807', '18446744073709551615']) {
+    const { ms, body } = await timed(nsec);
+    assert.equal(body.result, null, nsec);
+    assert.ok(ms < 900, `${nsec}: answered after ${ms.toFixed(0)} ms (Go sleeps a negative duration: not at all)`);
+  }
+  const { ms, body } = await timed('9223372036854775809');
+  assert.equal(body.result, null);
+  assert.ok(ms >= 990, `(2^63 + 1) * 1e9 wraps to 1 s; answered after ${ms.toFixed(0)} ms`);
+});
+
 test('Go traces: a Chrome trace-event file from node:inspector NodeTracing', async () => {
   const f = join(dir, 'trace.json');
   assert.equal(await rpc('debug_startGoTrace', [f]), null);

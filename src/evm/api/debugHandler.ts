@@ -10,7 +10,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { Session } from 'node:inspector/promises';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
-import { arg, GoTypeError, intNumberArg, jsonKind, missingArgument, uintNumberArg } from '../rpc/params.js';
+import { arg, GoTypeError, intNumberArg, jsonKind, missingArgument, goUintArg } from '../rpc/params.js';
 import { CpuProfileSession } from '../../profiler/cpu.js';
 import { acquireHeapSampler, type HeapSampler } from '../../profiler/heap.js';
 import { lockRecorder, type ContentionRecord } from '../../profiler/locks.js';
@@ -84,8 +84,12 @@ async function writeFile(file: string, data: () => Promise<Buffer | string>): Pr
   }
 }
 
-const sleepSeconds = async (n: number): Promise<void> => {
-  let ms = n * 1000;
+/**
+ * geth's `time.Sleep(time.Duration(nsec) * time.Second)`: the product wraps as Go's int64 does, and
+ * a duration that wraps to zero or below returns at once (2^63 - 1 seconds is -1 s there).
+ */
+const sleepSeconds = async (nsec: bigint): Promise<void> => {
+  let ms = Number(BigInt.asIntN(64, nsec * 1_000_000_000n) / 1_000_000n);
   while (ms > 0) {
     const step = Math.min(ms, 2 ** 31 - 1);
     await new Promise<void>((r) => setTimeout(r, step).unref());
@@ -284,7 +288,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
 
   m.set('debug_cpuProfile', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintNumberArg(p, 1);
+    const nsec = goUintArg(p, 1);
     await startCPUProfile(file, be);
     await sleepSeconds(nsec);
     await stopCPUProfile(be).catch(() => undefined);
@@ -301,7 +305,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
 
   m.set('debug_goTrace', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintNumberArg(p, 1);
+    const nsec = goUintArg(p, 1);
     await startGoTrace(file, be);
     await sleepSeconds(nsec);
     await stopGoTrace(be).catch(() => undefined);
@@ -318,7 +322,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
 
   m.set('debug_blockProfile', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintNumberArg(p, 1);
+    const nsec = goUintArg(p, 1);
     contention.block = true;
     applyContention();
     await sleepSeconds(nsec);
@@ -341,7 +345,7 @@ export function debugHandlerMethods(be: EvmBackend): MethodTable {
   });
   m.set('debug_mutexProfile', async (p) => {
     const file = stringArg(p, 0);
-    const nsec = uintNumberArg(p, 1);
+    const nsec = goUintArg(p, 1);
     contention.mutex = true;
     applyContention();
     await sleepSeconds(nsec);
