@@ -5,7 +5,12 @@
 import { Account, createAddressFromString } from '@ethereumjs/util';
 import { address, bool, invalidArg, quantity, required } from './args.js';
 import { blockJSON } from './eth.js';
+import { hexD } from './format.js';
 import { timestampArg, withArity, type ControlContext } from './controlContext.js';
+import type { EvmBackend } from './backend.js';
+import type { Block } from '../chain/blockchain.js';
+import type { TxOutputs } from '../miner/builder.js';
+import { anvilRevertReason } from '../tracers/errors.js';
 
 const MAX_UINT256 = (1n << 256n) - 1n;
 
@@ -36,14 +41,16 @@ export function anvilAliasMethods(
     }),
   );
 
-  // Anvil's evm_mine_detailed: evm_mine's params; the blocks it mined, with full transactions.
+  // Anvil's evm_mine_detailed: evm_mine's params; the blocks it mined, with full transactions and
+  // each tx's return data. (The request ran once the automine was idle, methods.ts: the blocks
+  // after `from` are this call's.)
   const mineDetailed = withArity(1, async (p) => {
     const from = chain.head.header.number;
-    await mining.evmMine(p);
+    const outputs = await be.builder.collectOutputs(() => mining.evmMine(p));
     const blocks: Record<string, unknown>[] = [];
     for (let n = from + 1n; n <= chain.head.header.number; n++) {
       const b = chain.blockByNumber(n);
-      if (b) blocks.push(blockJSON(be, b, true));
+      if (b) blocks.push(detailedBlockJSON(be, b, outputs));
     }
     return blocks;
   });
@@ -87,4 +94,22 @@ export function anvilAliasMethods(
       return null;
     }),
   );
+}
+
+/**
+ * A block as eth_getBlockByNumber(n, true) answers it, each tx with Anvil's extra fields: `output`,
+ * its return data (none for a tx that halted), and for a failed tx whose data reads as Error(string)
+ * or Panic(uint256), `revertReason`.
+ */
+function detailedBlockJSON(be: EvmBackend, b: Block, outputs: TxOutputs): Record<string, unknown> {
+  const json = blockJSON(be, b, true);
+  const receipts = be.chain.receipts(b);
+  (json.transactions as Record<string, unknown>[]).forEach((tx, i) => {
+    const output = outputs.get(tx.hash as string);
+    if (output === undefined) return;
+    tx.output = hexD(output);
+    const reason = receipts[i].status === 0 ? anvilRevertReason(output) : undefined;
+    if (reason !== undefined) tx.revertReason = reason;
+  });
+  return json;
 }

@@ -31,10 +31,15 @@ export interface Built {
   included: PoolTx[];
 }
 
+/** Included txs' return data by tx hash (0x lower-case), kept for a caller that asked (collectOutputs). */
+export type TxOutputs = Map<string, Uint8Array>;
+
 export class BlockBuilder {
   private sm?: MerkleStateManager;
   private smRoot?: string;
   private readonly vms = new Map<EvmFork, VM>();
+  /** The collectOutputs calls in progress; while there are none, no return data is kept. */
+  private readonly outputCollectors = new Set<TxOutputs>();
 
   constructor(
     private readonly chain: Blockchain,
@@ -105,6 +110,29 @@ export class BlockBuilder {
   }
 
   /**
+   * Runs `mine` and answers the return data of every tx included in a block built meanwhile
+   * (evm_mine_detailed), as Anvil keeps a mined tx's `out`: the call's return data, a creation's
+   * deployed code, a revert's data. A tx that halted (out of gas, an invalid opcode…) has none.
+   */
+  async collectOutputs(mine: () => Promise<void>): Promise<TxOutputs> {
+    const outputs: TxOutputs = new Map();
+    this.outputCollectors.add(outputs);
+    try {
+      await mine();
+    } finally {
+      this.outputCollectors.delete(outputs);
+    }
+    return outputs;
+  }
+
+  /** A tx's output for the collectors: its return (or revert) data; none after a halt, as on Anvil. */
+  private keepOutput(hash: string, result: RunTxResult): void {
+    const { exceptionError, returnValue } = result.execResult;
+    if (exceptionError && exceptionError.error !== 'revert') return;
+    for (const outputs of this.outputCollectors) outputs.set(hash, returnValue);
+  }
+
+  /**
    * Builds the next block at `timeMs`. Returns undefined when no tx could be included and
    * `allowEmpty` is false (Subnet-EVM never builds empty blocks on its own).
    */
@@ -172,6 +200,7 @@ export class BlockBuilder {
           gasUsed += result.totalGasSpent;
           bytes += p.raw.length;
           recordReceipt(tx, from, result, gasUsed, receiptBytes, bloom, receipts);
+          if (this.outputCollectors.size > 0) this.keepOutput(p.hash, result);
           txs.push(tx);
           included.push(p);
         } catch {

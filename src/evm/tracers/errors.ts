@@ -1,5 +1,6 @@
 // geth's texts for EVM failures and revert data: the one home, shared by the tracers and the
-// chain's eth_call / eth_estimateGas / eth_callDetailed errors (src/evm/api/errors.ts).
+// chain's eth_call / eth_estimateGas / eth_callDetailed errors (src/evm/api/errors.ts); and
+// Anvil's revert reasons (evm_mine_detailed).
 import type { EVMError } from '@ethereumjs/evm';
 
 const GETH_ERRORS: Record<string, string> = {
@@ -52,25 +53,87 @@ const PANIC_REASONS: Record<number, string> = {
  * undefined when the data is neither (custom errors, empty data).
  */
 export function unpackRevert(data: Uint8Array): string | undefined {
-  if (data.length < 4) return undefined;
-  const b = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const selector = b.readUInt32BE(0);
-  if (selector === 0x08c379a0) {
-    // Error(string): offset, length, bytes
-    if (b.length < 4 + 64) return undefined;
-    const offset = word(b, 4);
-    if (offset === undefined || 4 + offset + 32 > b.length) return undefined;
-    const len = word(b, 4 + offset);
-    if (len === undefined || 4 + offset + 32 + len > b.length) return undefined;
-    return b.subarray(4 + offset + 32, 4 + offset + 32 + len).toString('utf8');
+  const reason = errorString(data);
+  if (reason !== undefined) return reason;
+  const code = panicCode(data);
+  if (code === undefined) return undefined;
+  return (code <= 0xffn ? PANIC_REASONS[Number(code)] : undefined) ?? `unknown panic code: 0x${code.toString(16)}`;
+}
+
+/** alloy-sol-types' PanicKind texts, which Anvil's revert reasons use. */
+const ALLOY_PANIC_KINDS: Record<number, string> = {
+  0x00: 'generic/unspecified error',
+  0x01: 'assertion failed',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'failed to convert value into enum type',
+  0x22: 'storage byte array incorrectly encoded',
+  0x31: 'called `.pop()` on an empty array',
+  0x32: 'array out-of-bounds access',
+  0x41: 'memory allocation error',
+  0x51: 'called an invalid internal function',
+};
+
+/**
+ * Anvil's `revertReason` of a failed tx (evm_mine_detailed), in the order of foundry's
+ * RevertDecoder.maybe_decode: none for empty data; `custom error bytes 0x…` for data shorter than a
+ * selector; the string of `Error(string)`; alloy's Panic text for `Panic(uint256)` (`panic:
+ * arithmetic underflow or overflow (0x11)`, `panic: unknown code (0x…)`); the data read as a
+ * non-empty ABI-encoded string, then as non-empty UTF-8 text; else `custom error 0x<selector>`,
+ * followed by `: ` and the rest as UTF-8 text, or as hex when it is not UTF-8.
+ */
+export function anvilRevertReason(data: Uint8Array): string | undefined {
+  if (data.length === 0) return undefined;
+  const b = asBuffer(data);
+  if (b.length < 4) return `custom error bytes 0x${b.toString('hex')}`;
+  const reason = errorString(data);
+  if (reason !== undefined) return reason;
+  const code = panicCode(data);
+  if (code !== undefined) {
+    const kind = (code <= 0xffn ? ALLOY_PANIC_KINDS[Number(code)] : undefined) ?? 'unknown code';
+    return `panic: ${kind} (0x${code.toString(16)})`;
   }
-  if (selector === 0x4e487b71) {
-    if (b.length < 36) return undefined;
-    const code = BigInt('0x' + b.subarray(4, 36).toString('hex'));
-    const known = code <= 0xffn ? PANIC_REASONS[Number(code)] : undefined;
-    return known ?? `unknown panic code: 0x${code.toString(16)}`;
+  const text = abiString(b, 0) || utf8Text(b);
+  if (text) return text;
+  const rest = b.subarray(4);
+  const restText = rest.length > 0 ? (utf8Text(rest) ?? rest.toString('hex')) : undefined;
+  return `custom error 0x${b.subarray(0, 4).toString('hex')}` + (restText === undefined ? '' : `: ${restText}`);
+}
+
+/** `b` as UTF-8 text, or undefined when it is not valid UTF-8. */
+function utf8Text(b: Buffer): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(b);
+  } catch {
+    return undefined;
   }
-  return undefined;
+}
+
+/** The string of `Error(string)` revert data (offset, length, bytes), or undefined. */
+function errorString(data: Uint8Array): string | undefined {
+  const b = asBuffer(data);
+  return b.length >= 4 && b.readUInt32BE(0) === 0x08c379a0 ? abiString(b, 4) : undefined;
+}
+
+/** An ABI-encoded `string` starting at `at` (offset, length, bytes), or undefined. */
+function abiString(b: Buffer, at: number): string | undefined {
+  if (b.length < at + 64) return undefined;
+  const offset = word(b, at);
+  if (offset === undefined || at + offset + 32 > b.length) return undefined;
+  const len = word(b, at + offset);
+  if (len === undefined || at + offset + 32 + len > b.length) return undefined;
+  return b.subarray(at + offset + 32, at + offset + 32 + len).toString('utf8');
+}
+
+/** The code of `Panic(uint256)` revert data, or undefined. */
+function panicCode(data: Uint8Array): bigint | undefined {
+  const b = asBuffer(data);
+  if (b.length < 36 || b.readUInt32BE(0) !== 0x4e487b71) return undefined;
+  return BigInt('0x' + b.subarray(4, 36).toString('hex'));
+}
+
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 function word(b: Buffer, at: number): number | undefined {

@@ -8,6 +8,7 @@ import { Interface } from 'ethers';
 import { compileContract, type Compiled } from '../../../test/solc.js';
 import { RpcError, toJSON } from '../rpc/server.js';
 import { createTracer, revertMessage, unpackRevert } from './index.js';
+import { anvilRevertReason } from './errors.js';
 
 const sender = createAddressFromString('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
 let evm: EVM;
@@ -276,4 +277,21 @@ test('unpackRevert', () => {
   assert.equal(unpackRevert(hexToBytes('0x12345678')), undefined);
   assert.equal(unpackRevert(hexToBytes('0x08c379a0ff')), undefined);
   assert.equal(revertMessage(new Uint8Array(0)), 'execution reverted');
+});
+
+test("anvilRevertReason: foundry's RevertDecoder order (Anvil's evm_mine_detailed revertReason)", () => {
+  const enc = new Interface(['error Error(string)', 'error Panic(uint256)', 'error Denied(address)']);
+  const r = (hex: string) => anvilRevertReason(hexToBytes(hex as `0x${string}`));
+  assert.equal(r('0x'), undefined);
+  assert.equal(r('0xab01'), 'custom error bytes 0xab01');
+  assert.equal(r(enc.encodeErrorResult('Error', ['nope'])), 'nope');
+  assert.equal(r(enc.encodeErrorResult('Panic', [0x12])), 'panic: division or modulo by zero (0x12)');
+  assert.equal(r(enc.encodeErrorResult('Panic', [0x99])), 'panic: unknown code (0x99)');
+  // A bare ABI-encoded string, then plain UTF-8 text.
+  assert.equal(r('0x' + '20'.padStart(64, '0') + '2'.padStart(64, '0') + '6869'.padEnd(64, '0')), 'hi');
+  assert.equal(r('0x' + Buffer.from('out of luck').toString('hex')), 'out of luck');
+  // A custom error: its selector, then the rest as text when it is UTF-8, else as hex.
+  const denied = enc.encodeErrorResult('Denied', ['0x00000000000000000000000000000000000000ff']);
+  assert.equal(r(denied), `custom error ${denied.slice(0, 10)}: ${'00'.repeat(31)}ff`);
+  assert.equal(r('0xcb362b34'), 'custom error 0xcb362b34');
 });
