@@ -17,10 +17,11 @@
 //   unchanged;
 // - run awaits what runStep returns only when it is a promise, and lets a long call or trace
 //   give the event loop a turn every so often (callYield.ts);
-// - while a step log is kept on the EVM (the struct logger, tracers/structLogger.ts), a frame's
-//   steps go through loggedStep, which hands the log the running frame at the point where the
-//   package emits its `step` event (after the gas handler, or when the gas handler throws an
-//   EVMError), without building the event. Whether a frame logs is settled once in run, so an
+// - while a step log is kept on the EVM (tracers/stepLog.ts: the struct logger,
+//   tracers/structLogger.ts, or the trace files' JSON logger, api/jsonLogger.ts), a frame's steps
+//   go through loggedStep, which hands the log the running frame at the point where the package
+//   emits its `step` event (after the gas handler, or when the gas handler throws an EVMError),
+//   without building the event. Whether a frame logs is settled once in run, so an
 //   untraced step asks nothing more than before.
 // The same checks run in the same order and the same errors are thrown (the run loop catches a
 // synchronous throw exactly as a rejected step). `run` defers to the package for EOF code, the
@@ -60,9 +61,9 @@ export interface RunState {
   memory: { _store: Uint8Array };
 }
 /**
- * What the struct logger gets for each step, where the package emits its `step` event: the
- * interpreter (its _runState and _env), the opcode's entry, the step's gas and the memory size in
- * words before the gas handler ran (the event's memory).
+ * What a step log (the struct logger, the JSON logger) gets for each step, where the package emits
+ * its `step` event: the interpreter (its _runState and _env), the opcode's entry, the step's gas
+ * and the memory size in words before the gas handler ran (the event's memory).
  */
 export interface StepLog {
   step(interp: InterpreterLike, info: OpInfo & { fullName: string }, gas: bigint, memoryWordCount: bigint): void;

@@ -181,6 +181,55 @@ test('debug_standardTraceBlockToFile: txHash, enableMemory, disableStack, enable
   assert.match(basename(one[0]), /-1-/);
 });
 
+/** Init code that returns `runtime` (hex, under 256 bytes) as the deployed code. */
+function initFor(runtime: string): string {
+  const n = (runtime.length / 2).toString(16).padStart(2, '0');
+  return `0x60${n}600c60003960${n}6000f3${runtime}`;
+}
+
+/** A step of debug_traceTransaction with enableMemory and enableReturnData, as its EIP-3155 line. */
+function asStdWithMemory(l: any): Record<string, unknown> {
+  const line: Record<string, unknown> = { ...asStd(l), memSize: l.memory.length * 32 };
+  if (l.memory.length > 0) line.memory = '0x' + l.memory.join('');
+  if (l.returnData !== undefined) line.returnData = l.returnData;
+  return line;
+}
+
+test('debug_standardTraceBlockToFile: nested frames, a fault in a child, memory, return data, and a file of several MiB', async () => {
+  // A contract that calls the reverter (its REVERT's fault line, at depth 2), copies the revert
+  // data and returns it; a jump loop that runs 200,000 gas out (~45,000 lines, ~5 MB).
+  const callsReverter = '6020600060006000600073' + reverter.slice(2) + '61fffff1503d600060003e3d6000f3';
+  const parent = (await send(signTx(2, { nonce: 0n, data: initFor(callsReverter), gasLimit: 200_000n }))).contractAddress;
+  const loop = (await send(signTx(2, { nonce: 1n, data: initFor('5b600056'), gasLimit: 200_000n }))).contractAddress;
+  for (const [nonce, to, gasLimit] of [[2n, parent, 100_000n], [3n, loop, 200_000n]] as const) {
+    const receipt = await send(signTx(2, { nonce, to, gasLimit }));
+    const opts = { enableMemory: true, enableReturnData: true };
+    const files: string[] = await rpc('debug_standardTraceBlockToFile', [receipt.blockHash, opts]);
+    written.push(...files);
+    assert.equal(files.length, 1);
+    const text = readFileSync(files[0], 'utf8');
+    const parsed = text.trim().split('\n').map((l) => JSON.parse(l));
+    const summary = parsed.pop();
+    const fault = (l: any, k: number) => l.error !== undefined && k > 0 && parsed[k - 1].pc === l.pc && parsed[k - 1].depth === l.depth;
+    const trace = await rpc('debug_traceTransaction', [receipt.transactionHash, opts]);
+    assert.deepEqual(parsed.filter((l, k) => !fault(l, k)).map((l) => {
+      const { op: _op, error: _error, ...rest } = l;
+      return rest;
+    }), trace.structLogs.map(asStdWithMemory));
+    if (to === parent) {
+      const k = parsed.findIndex(fault);
+      assert.deepEqual([parsed[k].opName, parsed[k].depth, parsed[k].error, parsed[k].memSize], ['REVERT', 2, 'execution reverted', 32]);
+      assert.equal(parsed[k + 1].depth, 1, 'the parent goes on');
+      assert.ok(parsed.some((l) => l.depth === 1 && l.returnData === '0x' + 'aa'.padStart(64, '0')), 'the child\'s revert data as the parent\'s return data');
+      assert.deepEqual(summary, { output: 'aa'.padStart(64, '0'), gasUsed: summary.gasUsed });
+    } else {
+      assert.ok(text.length > 2 << 20, `${text.length} bytes: the sink took several chunks`);
+      assert.equal(parsed.at(-1).error, 'out of gas');
+      assert.deepEqual(summary, { output: '', gasUsed: '0x' + (200_000 - 21_000).toString(16), error: 'out of gas' });
+    }
+  }
+});
+
 test('debug_standardTraceBlockToFile / BadBlockToFile: geth errors, no files left behind', async () => {
   const before = new Set(readdirTmp());
   const unknown = '0x' + '12'.repeat(32);
@@ -229,7 +278,7 @@ test('regression: the JSON logger hands its trace to the sink in chunks as the t
   const streamed = new JsonLogger(cfg, (t) => chunks.push(t));
   run(streamed);
   assert.ok(chunks.length >= 3, `handed on while running (${chunks.length} chunks)`);
-  assert.ok(chunks.every((c) => c.length < 2 << 20), 'in chunks of about 1 MiB');
+  assert.ok(chunks.every((c) => c.length < 128 << 10), 'in chunks of about 64 KiB');
   streamed.finish();
   assert.equal(streamed.text(), '', 'nothing kept once finished');
   assert.equal(chunks.join(''), expected, 'the same text');

@@ -1,14 +1,25 @@
 // geth 1.13's logger.JSONLogger (eth/tracers/logger/logger_json.go): the EIP-3155 standard trace
 // that debug_standardTraceBlockToFile writes, one JSON object per executed opcode and a final
-// `{"output":…,"gasUsed":…}` line for the transaction's top-level call. It reads the same EVM
-// step events as the struct logger (src/evm/tracers/structLogger.ts) and writes them as geth's
+// `{"output":…,"gasUsed":…}` line for the transaction's top-level call. Lines are written as geth's
 // StructLog.MarshalJSON does: pc, op (the opcode byte), gas and gasCost as hex, memory (only with
 // enableMemory, omitted when empty), memSize, stack (hex words; null with disableStack),
 // returnData (only with enableReturnData, omitted when empty), depth, refund, opName, error.
 // Storage never appears (json:"-"), and geth's JSONLogger ignores `limit` and `disableStorage`.
+//
+// Like the struct logger (src/evm/tracers/structLogger.ts), the lines are made from the running
+// frame: while the logger is attached, the EVM keeps it as its step log and the interpreter loop
+// (src/evm/interpreterSteps.ts) hands it each step's interpreter where ethereumjs would emit its
+// `step` event — an event that copies the whole stack and memory and builds an object per step,
+// and whose listener turns the loop's fast path off. Each line is written as text from what the
+// options ask for (no stack with disableStack, memory only with enableMemory). Where the loop cannot
+// log (tracers/stepLog.ts: no loop installed, EOF or code-chunk EIPs, the profiler, another step
+// log on the same EVM) the logger listens to `step` events instead, with the same output.
 import { gethErrorText } from '../tracers/errors.js';
 import { gethOpName } from '../tracers/opnames.js';
+import { dropStepLog, keepStepLog, quantityHex } from '../tracers/stepLog.js';
 import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from '../tracers/types.js';
+import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
+import { hexOf } from '../../hexOf.js';
 
 export interface JsonLoggerConfig {
   enableMemory: boolean;
@@ -16,22 +27,39 @@ export interface JsonLoggerConfig {
   enableReturnData: boolean;
 }
 
+/**
+ * A step's line, kept as parts until the next line comes: a fault may still give it its error, or
+ * follow it with geth's CaptureFault line, which differs in memory, stack and return data.
+ */
 interface Line {
-  pc: number;
-  op: number;
-  gas: string;
-  gasCost: string;
-  memory?: string;
+  /** `{"pc":…,"op":…,"gas":"…","gasCost":"…"` */
+  head: string;
+  /** The memory's hex without 0x (enableMemory, a memory not empty). */
+  memory: string | undefined;
+  /** The bytes of memory the step read (fewer than memSize where the store ends before it). */
+  memLength: number;
   memSize: number;
+  /** The stack's words as hex, bottom first; null with disableStack. */
   stack: string[] | null;
-  returnData?: string;
-  depth: number;
-  refund: number | string;
+  /** `,"returnData":"0x…"`, or ''. */
+  returnData: string;
+  /** `,"depth":…,"refund":…,"opName":"…"` */
+  ending: string;
+  op: number;
   opName: string;
-  error?: string;
+  /** REVERT's offset and size: its fault line shows the memory grown to cover them. */
+  revert: { offset: bigint; size: bigint } | undefined;
+  error: string | undefined;
 }
 
-const hexQ = (v: bigint) => '0x' + v.toString(16);
+/** geth's name of an opcode (`op`, and as a JSON string), made from the opcode table's `name`. */
+interface OpName {
+  name: string;
+  op: string;
+  json: string;
+}
+
+const REVERT = 0xfd;
 
 /**
  * Errors geth's interpreter meets before it logs the step (stack checks, gas): the step's own
@@ -45,24 +73,38 @@ const DURING_OP = (msg: string) => msg === 'revert' || msg.startsWith('invalid J
 /** Words an opcode pops before it can fail with a during-op error (geth's stack at CaptureFault). */
 const POPPED: Record<string, number> = { REVERT: 2, JUMP: 1, JUMPI: 2, RETURNDATACOPY: 3 };
 
-/** Encoded trace text handed to the sink at a time (a long trace never sits in memory whole). */
-const SINK_CHUNK = 1 << 20;
+/**
+ * The trace's text is joined into chunks of about this length, each handed to the sink as it is
+ * made (a long trace never sits in memory whole). A line is a rope of ~15 strings: joined soon,
+ * they die young instead of being carried through the collector's scavenges (half a long trace's
+ * time when 1 MiB of lines waited for the sink), and a chunk this size is an ordinary young
+ * object, where one of 1 MiB took ~4 ms to make (a large object, on pages of its own each time;
+ * docs/performance.md, session 26).
+ */
+const CHUNK = 64 << 10;
 
-export class JsonLogger implements Tracer {
+export class JsonLogger implements Tracer, StepLog {
   /** The newest line, not yet encoded: a fault may still set its error (onAfter). */
   private tail: Line | undefined;
-  /** Encoded lines not yet handed to the sink (all of them without a sink). */
-  private chunks: string[] = [];
-  private chunkLength = 0;
+  /** Without a sink: the trace's text so far, in chunks. */
+  private readonly chunks: string[] = [];
+  /** The lines of the next chunk, and their length. */
+  private lines: string[] = [];
+  private linesLength = 0;
   private depth = 0;
-  private readonly returnData: Uint8Array[] = [];
-  /** The last step of each open frame (by geth depth), with what a fault line needs. */
-  private readonly last = new Map<number, { line: Line; stack: bigint[]; memory: Uint8Array }>();
+  /** Per depth (0-based): the `returnData` member of the frame's lines (with enableReturnData). */
+  private readonly returnData: string[] = [];
+  /** The last line of each open frame (by geth depth): a fault repeats it. */
+  private readonly frameLast: (Line | undefined)[] = [];
   private summary: { output: string; gasUsed: string; error?: string } | undefined;
   private unlisten: (() => void) | undefined;
+  /** The EVM whose interpreter loop hands this logger its steps (undefined: `step` events). */
+  private loggingOn: TracedEVM | undefined;
+  /** geth's opcode names by byte, with the table entry name they were made from. */
+  private readonly names: (OpName | undefined)[] = [];
 
   /**
-   * `sink`, when given, receives the trace text as it is made, in chunks of about 1 MiB (a tx that
+   * `sink`, when given, receives the trace text as it is made, in chunks of about 64 KiB (a tx that
    * runs millions of steps writes a file of gigabytes, as geth's streaming JSONLogger does;
    * collected whole it would not fit in a string, or in the heap). Call finish() at the end.
    */
@@ -71,125 +113,135 @@ export class JsonLogger implements Tracer {
     private readonly sink?: (text: string) => void,
   ) {}
 
+  /** A step of the running frame (interpreterSteps.ts), where ethereumjs emits its `step` event. */
+  step(interp: InterpreterLike, info: OpInfo & { fullName: string }, gas: bigint, memoryWordCount: bigint): void {
+    const rs = interp._runState;
+    const memory = rs.memory._store;
+    const memSize = Number(memoryWordCount) * 32;
+    const st = rs.stack;
+    this.record(rs.programCounter, info.fullName, info.code, rs.gasLeft, gas, interp._env.depth, st._store, st._len, memory, Math.min(memory.length, memSize), memSize, rs.gasRefund);
+  }
+
+  private readonly onStep = (s: InterpreterStep) => {
+    const cost = s.opcode.dynamicFee ?? BigInt(s.opcode.fee);
+    this.record(s.pc, s.opcode.name, s.opcode.code, s.gasLeft, cost, s.depth, s.stack, s.stack.length, s.memory, s.memory.length, Number(s.memoryWordCount) * 32, s.gasRefund);
+  };
+
+  /**
+   * One line: `stack` holds the frame's stack in its first `n` items (top last), `memory` the
+   * frame's memory in its first `memLength` bytes.
+   */
+  private record(
+    pc: number, name: string, code: number, gasLeft: bigint, cost: bigint, depth: number,
+    stack: readonly bigint[], n: number, memory: Uint8Array, memLength: number, memSize: number, refund: bigint,
+  ): void {
+    const opName = this.opName(name, code);
+    const l: Line = {
+      head: '{"pc":' + pc + ',"op":' + code + ',"gas":"0x' + gasLeft.toString(16) + '","gasCost":"' + quantityHex(cost) + '"',
+      memory: this.cfg.enableMemory && memLength > 0 ? hexOf(memory.subarray(0, memLength)) : undefined,
+      memLength,
+      memSize,
+      stack: this.cfg.disableStack ? null : stackWords(stack, n),
+      returnData: this.cfg.enableReturnData ? this.returnData[depth] ?? '' : '',
+      // a refund past 2^53 stays exact: written as a bare number
+      ending: ',"depth":' + (depth + 1) + ',"refund":' + refund + ',"opName":' + opName.json,
+      op: code,
+      opName: opName.op,
+      revert: code === REVERT && n >= 2 ? { offset: stack[n - 1], size: stack[n - 2] } : undefined,
+      error: undefined,
+    };
+    this.push(l);
+    this.frameLast[depth + 1] = l;
+  }
+
+  private opName(name: string, code: number): OpName {
+    const known = this.names[code];
+    if (known !== undefined && known.name === name) return known;
+    const op = gethOpName(name, code);
+    return (this.names[code] = { name, op, json: JSON.stringify(op) });
+  }
+
   private push(l: Line): void {
-    if (this.tail) this.emit(encodeLine(this.tail) + '\n');
+    if (this.tail) this.emit(encodeLine(this.tail));
     this.tail = l;
   }
 
   private emit(text: string): void {
-    this.chunks.push(text);
-    this.chunkLength += text.length;
-    if (this.sink && this.chunkLength >= SINK_CHUNK) this.flush();
+    this.lines.push(text);
+    this.linesLength += text.length;
+    if (this.linesLength >= CHUNK) this.flush();
   }
 
+  /** Joins the lines into a chunk: handed to the sink, or kept (without one). */
   private flush(): void {
-    if (!this.sink || this.chunks.length === 0) return;
-    const text = this.chunks.join('');
-    this.chunks = [];
-    this.chunkLength = 0;
-    this.sink(text);
+    if (this.lines.length === 0) return;
+    const chunk = this.lines.join('');
+    this.lines = [];
+    this.linesLength = 0;
+    if (this.sink) this.sink(chunk);
+    else this.chunks.push(chunk);
   }
 
   /** Hands the rest of the trace (the last line and the summary) to the sink. */
   finish(): void {
-    if (this.tail) this.emit(encodeLine(this.tail) + '\n');
+    if (this.tail) this.emit(encodeLine(this.tail));
     this.tail = undefined;
     if (this.summary) this.emit(JSON.stringify(this.summary) + '\n');
     this.summary = undefined;
     this.flush();
   }
 
-  private line(s: InterpreterStep, stack: bigint[], memory: Uint8Array, memSize: number): Line {
-    const op = gethOpName(s.opcode.name, s.opcode.code);
-    const l: Line = {
-      pc: s.pc,
-      op: s.opcode.code,
-      gas: hexQ(s.gasLeft),
-      gasCost: hexQ(s.opcode.dynamicFee ?? BigInt(s.opcode.fee)),
-      memSize,
-      stack: null,
-      depth: s.depth + 1,
-      refund: 0,
-      opName: op,
-    };
-    if (this.cfg.enableMemory && memory.length > 0) l.memory = '0x' + Buffer.from(memory).toString('hex');
-    if (!this.cfg.disableStack) l.stack = stack.map((v) => '0x' + v.toString(16));
-    if (this.cfg.enableReturnData) {
-      const rd = this.returnData[s.depth];
-      if (rd && rd.length > 0) l.returnData = '0x' + Buffer.from(rd).toString('hex');
-    }
-    const refund = s.gasRefund;
-    l.refund = refund <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(refund) : refund.toString();
-    return l;
-  }
-
-  private readonly onStep = (s: InterpreterStep) => {
-    const memory = s.memory;
-    const l = this.line(s, s.stack, memory, Number(s.memoryWordCount) * 32);
-    // key order as geth's encoder writes it (memory before memSize, returnData after stack)
-    this.push(l);
-    this.last.set(s.depth + 1, { line: l, stack: [...s.stack], memory: Uint8Array.from(memory) });
-  };
-
   private readonly onBefore = (m: Message) => {
     this.depth++;
-    this.returnData[m.depth] = new Uint8Array(0);
-    this.last.delete(this.depth);
+    this.returnData[m.depth] = '';
+    this.frameLast[this.depth] = undefined;
   };
 
   private readonly onAfter = (r: EVMResult) => {
     const depth = this.depth;
     this.depth--;
     const err = r.execResult.exceptionError;
-    const last = this.last.get(depth);
-    this.last.delete(depth);
-    if (err && last && this.tail === last.line) {
+    const last = this.frameLast[depth];
+    this.frameLast[depth] = undefined;
+    // Only a frame whose own step is the newest line failed in that step (not in a child's).
+    if (err && last !== undefined && this.tail === last) {
       const msg = err.error;
-      const text = gethErrorText(err, { name: last.line.opName === 'INVALID' ? 'INVALID' : last.line.opName, code: last.line.op }) ?? msg;
-      if (BEFORE_LOG.has(msg)) last.line.error = text;
+      const text = gethErrorText(err, { name: last.opName, code: last.op }) ?? msg;
+      if (BEFORE_LOG.has(msg)) last.error = text;
       else if (DURING_OP(msg)) this.push(this.faultLine(last, text));
     }
-    if (depth > 1) this.returnData[depth - 2] = r.execResult.returnValue;
+    if (depth > 1 && this.cfg.enableReturnData) this.returnData[depth - 2] = returnDataMember(r.execResult.returnValue);
     if (depth !== 1) return;
     const error = gethErrorText(err);
     const reverted = error === 'execution reverted';
-    const output = err && !reverted ? '' : Buffer.from(r.execResult.returnValue).toString('hex');
-    this.summary = { output, gasUsed: hexQ(r.execResult.executionGasUsed) };
+    const output = err && !reverted ? '' : hexOf(r.execResult.returnValue);
+    this.summary = { output, gasUsed: '0x' + r.execResult.executionGasUsed.toString(16) };
     if (error) this.summary.error = error;
   };
 
   /** geth's CaptureFault line: the step again, with the stack (and memory) as the opcode left them. */
-  private faultLine(last: { line: Line; stack: bigint[]; memory: Uint8Array }, error: string): Line {
-    const l = last.line;
-    const stack = last.stack.slice(0, Math.max(0, last.stack.length - (POPPED[l.opName] ?? 0)));
-    let memory = last.memory;
-    if (l.opName === 'REVERT' && last.stack.length >= 2) {
-      // the memory was expanded to cover the revert data before the opcode ran
-      const offset = last.stack[last.stack.length - 1];
-      const size = last.stack[last.stack.length - 2];
-      if (size > 0n) {
-        const end = Number(((offset + size + 31n) / 32n) * 32n);
-        if (end > memory.length) {
-          const grown = new Uint8Array(end);
-          grown.set(memory);
-          memory = grown;
-        }
-      }
-    }
-    const f: Line = { ...l, memSize: memory.length, stack: this.cfg.disableStack ? null : stack.map((v) => '0x' + v.toString(16)), error };
-    delete f.memory;
-    delete f.returnData; // geth passes no return data to CaptureFault
-    if (this.cfg.enableMemory && memory.length > 0) f.memory = '0x' + Buffer.from(memory).toString('hex');
-    return f;
+  private faultLine(l: Line, error: string): Line {
+    const memLength = l.revert === undefined ? l.memLength : grownForRevert(l.memLength, l.revert);
+    const memory = this.cfg.enableMemory && memLength > 0 ? (l.memory ?? '') + '00'.repeat(memLength - l.memLength) : undefined;
+    const stack = l.stack === null ? null : l.stack.slice(0, Math.max(0, l.stack.length - (POPPED[l.opName] ?? 0)));
+    // geth passes no return data to CaptureFault
+    return { ...l, memory, memLength, memSize: memLength, stack, returnData: '', revert: undefined, error };
   }
 
   attach(evm: TracedEVM): void {
-    this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
+    if (keepStepLog(evm, this)) {
+      this.loggingOn = evm;
+      this.unlisten = listen(evm, { beforeMessage: this.onBefore, afterMessage: this.onAfter });
+    } else {
+      this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
+    }
   }
 
   detach(): void {
     this.unlisten?.();
     this.unlisten = undefined;
+    if (this.loggingOn !== undefined) dropStepLog(this.loggingOn, this);
+    this.loggingOn = undefined;
   }
 
   txStart(): void {}
@@ -200,8 +252,8 @@ export class JsonLogger implements Tracer {
    * (without a sink; with one, what finish() has not handed on yet).
    */
   text(): string {
-    let out = this.chunks.join('');
-    if (this.tail) out += encodeLine(this.tail) + '\n';
+    let out = this.chunks.join('') + this.lines.join('');
+    if (this.tail) out += encodeLine(this.tail);
     if (this.summary) out += JSON.stringify(this.summary) + '\n';
     return out;
   }
@@ -211,17 +263,27 @@ export class JsonLogger implements Tracer {
   }
 }
 
-/** Field order of geth's generated StructLog.MarshalJSON. */
+/** The first `n` words of `stack` as hex. */
+function stackWords(stack: readonly bigint[], n: number): string[] {
+  const words = new Array<string>(n);
+  for (let i = 0; i < n; i++) words[i] = quantityHex(stack[i]);
+  return words;
+}
+
+/** The memory's length once REVERT expanded it to cover the revert data (before the opcode ran). */
+function grownForRevert(memLength: number, { offset, size }: { offset: bigint; size: bigint }): number {
+  if (size === 0n) return memLength;
+  return Math.max(memLength, Number(((offset + size + 31n) / 32n) * 32n));
+}
+
+function returnDataMember(data: Uint8Array): string {
+  return data.length > 0 ? ',"returnData":"0x' + hexOf(data) + '"' : '';
+}
+
+/** The line and its newline, in the field order of geth's generated StructLog.MarshalJSON. */
 function encodeLine(l: Line): string {
-  const o: Record<string, unknown> = { pc: l.pc, op: l.op, gas: l.gas, gasCost: l.gasCost };
-  if (l.memory !== undefined) o.memory = l.memory;
-  o.memSize = l.memSize;
-  o.stack = l.stack;
-  if (l.returnData !== undefined) o.returnData = l.returnData;
-  o.depth = l.depth;
-  o.refund = l.refund;
-  o.opName = l.opName;
-  if (l.error !== undefined) o.error = l.error;
-  // a refund past 2^53 stays exact: written as a bare number
-  return JSON.stringify(o).replace(/"refund":"(\d+)"/, '"refund":$1');
+  const memory = l.memory === undefined ? '' : ',"memory":"0x' + l.memory + '"';
+  const stack = l.stack === null ? 'null' : l.stack.length === 0 ? '[]' : '["' + l.stack.join('","') + '"]';
+  const error = l.error === undefined ? '' : ',"error":' + JSON.stringify(l.error);
+  return l.head + memory + ',"memSize":' + l.memSize + ',"stack":' + stack + l.returnData + l.ending + error + '}\n';
 }

@@ -7,11 +7,12 @@
 // loop's fast path off; here only what the options ask for is read (no stack with disableStack,
 // memory only with enableMemory, the stack's top one or two words for SLOAD and SSTORE). Where the
 // loop is not installed or leaves a frame to the package (EOF and code-chunk EIPs, the profiler:
-// none on a Subnet-EVM fork), the logger listens to `step` events instead, with the same output.
+// none on a Subnet-EVM fork; stepLog.ts), the logger listens to `step` events instead, with the
+// same output.
 import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from './types.js';
 import { gethErrorText } from './errors.js';
 import { gethOpName } from './opnames.js';
-import { originalInterpreterSteps } from '../vmTuning.js';
+import { dropStepLog, keepStepLog, quantityHex } from './stepLog.js';
 import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
 
 export interface StructLoggerConfig {
@@ -46,25 +47,8 @@ const uint = (v: bigint): number | bigint => (v <= 9007199254740991n ? Number(v)
 
 const hex64 = (v: bigint) => v.toString(16).padStart(64, '0');
 const ZERO64 = '0'.repeat(64);
-/** A stack word's text; the small words (most of a loop's) from a table. */
-const SMALL_HEX = Array.from({ length: 256 }, (_, i) => '0x' + i.toString(16));
-const stackHex = (v: bigint): string => (v < 256n ? SMALL_HEX[Number(v)] : '0x' + v.toString(16));
 /** The `stack` of every entry whose stack is empty (entries are only read, then encoded). */
 const NO_WORDS: string[] = [];
-
-interface LoggingEVM {
-  powderStepLog?: StepLog;
-  common?: { isActivatedEIP(eip: number): boolean };
-  _optsCached?: { profiler?: { enabled?: boolean } };
-}
-
-/** Whether the interpreter loop can hand `evm`'s steps to a step log (else: `step` events). */
-function canLogSteps(evm: LoggingEVM): boolean {
-  const common = evm.common;
-  if (originalInterpreterSteps === undefined || common === undefined || evm._optsCached?.profiler?.enabled === true) return false;
-  // The EIPs run() leaves to the package's own loop (EOF, code chunks, block access lists).
-  return ![3540, 6800, 7864, 7928].some((eip) => common.isActivatedEIP(eip));
-}
 
 export class StructLogger implements Tracer, StepLog {
   private readonly logs: StructLog[] = [];
@@ -81,7 +65,7 @@ export class StructLogger implements Tracer, StepLog {
   private execGasUsed = 0n;
   private unlisten: (() => void) | undefined;
   /** The EVM whose interpreter loop hands this logger its steps (undefined: `step` events). */
-  private loggingOn: LoggingEVM | undefined;
+  private loggingOn: TracedEVM | undefined;
   /** geth's opcode names by byte, with the table entry name they were made from. */
   private readonly names: ({ name: string; op: string } | undefined)[] = [];
 
@@ -121,7 +105,7 @@ export class StructLogger implements Tracer, StepLog {
       if (n === 0) entry.stack = NO_WORDS;
       else {
         const hex: string[] = [];
-        for (let i = 0; i < n; i++) hex.push(stackHex(stack[i]));
+        for (let i = 0; i < n; i++) hex.push(quantityHex(stack[i]));
         entry.stack = hex;
       }
     }
@@ -179,10 +163,8 @@ export class StructLogger implements Tracer, StepLog {
   };
 
   attach(evm: TracedEVM): void {
-    const e = evm as LoggingEVM;
-    if (canLogSteps(e) && e.powderStepLog === undefined) {
-      e.powderStepLog = this;
-      this.loggingOn = e;
+    if (keepStepLog(evm, this)) {
+      this.loggingOn = evm;
       this.unlisten = listen(evm, { beforeMessage: this.onBefore, afterMessage: this.onAfter });
     } else {
       this.unlisten = listen(evm, { step: this.onStep, beforeMessage: this.onBefore, afterMessage: this.onAfter });
@@ -192,8 +174,7 @@ export class StructLogger implements Tracer, StepLog {
   detach(): void {
     this.unlisten?.();
     this.unlisten = undefined;
-    // Set back, not deleted: a delete would turn the EVM object into a slower dictionary-mode one.
-    if (this.loggingOn?.powderStepLog === this) this.loggingOn.powderStepLog = undefined;
+    if (this.loggingOn !== undefined) dropStepLog(this.loggingOn, this);
     this.loggingOn = undefined;
   }
 
