@@ -263,9 +263,7 @@ export const optBoolArg = (v: unknown, i: number): boolean | undefined => (absen
 // kept (rawNumbers.ts) rather than JSON.parse's double.
 /** A Go `int` argument given as a bare JSON number (null decodes to 0). */
 export const intNumberArg = (p: readonly unknown[], i: number): number => Number(integerArg(p, i, 'int', MIN_INT, MAX_INT));
-/** A Go `uint` argument given as a bare JSON number (null decodes to 0). */
-export const uintNumberArg = (p: readonly unknown[], i: number): number => Number(integerArg(p, i, 'uint', 0n, MAX_UINT64));
-/** A Go `uint` argument, exact (a number above 2^53 keeps its digits). */
+/** A Go `uint` argument given as a bare JSON number (null decodes to 0), exact: above 2^53 too. */
 export const goUintArg = (p: readonly unknown[], i: number): bigint => integerArg(p, i, 'uint', 0n, MAX_UINT64);
 /** A uint64 argument given as a bare JSON number (null decodes to 0, as into a Go uint64). */
 export const uint64NumberArg = (p: readonly unknown[], i: number): bigint => integerArg(p, i, 'uint64', 0n, MAX_UINT64);
