@@ -221,12 +221,22 @@ class Connection implements WsConnection {
   closed = false;
   readonly subs = new Map<string, Subscription>();
   alive = true;
-  /** Messages handed to ws that the socket has not yet written out, and since when none has been. */
-  private unwritten = 0;
-  private waitingSince = 0;
-  private readonly written = (): void => {
-    this.unwritten--;
-    this.waitingSince = performance.now();
+  /**
+   * Messages not yet handed to ws, which gets one at a time: Node's socket writes whatever it has
+   * buffered as one writev and calls back only when all of it is out, so with many messages in
+   * ws a client reading steadily but slowly would see no callback for a long time.
+   */
+  private readonly queue: string[] = [];
+  private queuedChars = 0;
+  /** Whether ws is writing a message, and since when (geth's deadline of one write). */
+  private writing = false;
+  private writingSince = 0;
+  /** Set by drop: end the connection once the queue is out. */
+  private ending = false;
+  private readonly written = (err?: Error): void => {
+    this.writing = false;
+    if (err) this.queue.length = 0; // the socket is closing: what is queued cannot go out
+    else this.writeNext();
   };
   constructor(
     readonly id: number,
@@ -238,28 +248,46 @@ class Connection implements WsConnection {
     if (this.closed) return;
     // A client that stops reading must not make the node buffer without bound. geth's writes
     // block, each for at most 10 s (WS_WRITE_TIMEOUT_MS), then the connection is closed; here
-    // answers queue instead, so a client that reads nothing for that long is dropped the same way
-    // (a stalled client that kept sending requests grew the node by its answers, 256 MiB each).
-    const now = performance.now();
-    if (this.socket.bufferedAmount > WS_MAX_BUFFERED || (this.unwritten > 0 && now - this.waitingSince > WS_WRITE_TIMEOUT_MS)) {
+    // answers queue instead, so a connection whose current write has waited that long is dropped
+    // the same way (a stalled client that kept sending requests grew the node by its answers,
+    // 256 MiB each).
+    if (this.queuedChars + this.socket.bufferedAmount > WS_MAX_BUFFERED || (this.writing && performance.now() - this.writingSince > WS_WRITE_TIMEOUT_MS)) {
       this.closed = true;
+      this.queue.length = 0;
       this.socket.terminate();
       return;
     }
-    if (this.unwritten++ === 0) this.waitingSince = now;
-    try {
-      this.socket.send(text + '\n', this.written);
-    } catch {
-      // the socket is going away; close() will clean up
-    }
+    this.queue.push(text + '\n');
+    this.queuedChars += text.length + 1;
+    if (!this.writing) this.writeNext();
   }
 
-  /** Sends `last` (if any), then ends the connection without a close frame. */
+  /** Sends `last` (if any) after what is queued, then ends the connection without a close frame. */
   drop(last: string | undefined): void {
     if (this.closed) return;
     this.closed = true;
     if (last === undefined) return this.socket.terminate();
-    this.socket.send(last + '\n', () => this.socket.terminate());
+    this.queue.push(last + '\n');
+    this.ending = true;
+    if (!this.writing) this.writeNext();
+  }
+
+  private writeNext(): void {
+    const next = this.queue.shift();
+    if (next === undefined) {
+      if (this.ending) this.socket.terminate();
+      return;
+    }
+    this.queuedChars -= next.length;
+    this.writing = true;
+    this.writingSince = performance.now();
+    try {
+      this.socket.send(next, this.written);
+    } catch {
+      // the socket is going away; close() will clean up
+      this.writing = false;
+      this.queue.length = 0;
+    }
   }
 }
 
