@@ -31,6 +31,7 @@
 import { EVMError } from '@ethereumjs/evm';
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util';
 import { takeTurn, turnDue } from './callYield.js';
+import { invalidOpcodeText, stackUnderflowText } from './gethHalts.js';
 
 
 export interface OpInfo {
@@ -265,6 +266,10 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
         const ev = e as { errorType?: string; error?: string };
         if (!('errorType' in ev && ev.errorType === 'EVMError')) throw e;
         if (ev.error !== EVMError.errorMessages.STOP) err = e;
+        // geth's texts name the stack's length and the opcode's need, or the undefined opcode's
+        // byte (tracers/errors.ts reads them).
+        if (ev.error === EVMError.errorMessages.STACK_UNDERFLOW) (ev as { gethText?: string }).gethText = stackUnderflowText(runState.stack._len, opCode);
+        else if (ev.error === EVMError.errorMessages.INVALID_OPCODE) (ev as { gethText?: string }).gethText = invalidOpcodeText(opCode);
         break;
       }
     }

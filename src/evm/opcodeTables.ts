@@ -4,9 +4,11 @@
 // 21), and Powder makes an EVM for each gas estimate's state, trace, access-list run and call
 // session. The table depends only on the Common's hardfork and EIPs (Powder gives no custom
 // opcodes), and nothing mutates it: opcodeHooks.ts hooks a copy of the entries it changes. A
-// shared table also shares its jump analyses (vmTuning.ts caches them per table).
+// shared table also shares its jump analyses (vmTuning.ts caches them per table). Each table is
+// given geth's own halts for two failures where the package runs out of gas (gethHalts.ts).
 import type { Common } from '@ethereumjs/common';
 import { EVM } from '@ethereumjs/evm';
+import { applyGethHalts, type OpEntryLike } from './gethHalts.js';
 
 interface OpcodeData {
   opcodes: unknown;
@@ -32,14 +34,19 @@ export const originalGetActiveOpcodes = (EVM.prototype as unknown as EVMTables).
 
 function install(proto: EVMTables): void {
   const original = proto.getActiveOpcodes;
+  const build = (evm: EVMTables): unknown => {
+    const opcodes = original.call(evm);
+    applyGethHalts(evm._opcodeMap as (OpEntryLike | undefined)[], evm._dynamicGasHandlers as Map<number, unknown>, evm._handlers as Map<number, unknown>);
+    return opcodes;
+  };
   proto.getActiveOpcodes = function (this: EVMTables) {
-    if (this._customOpcodes !== undefined) return original.call(this);
+    if (this._customOpcodes !== undefined) return build(this);
     const key = `${this.common.hardfork()} ${this.common.eips().join(',')}`;
     let perCommon = tables.get(this.common);
     if (!perCommon) tables.set(this.common, (perCommon = new Map()));
     const d = perCommon.get(key);
     if (!d) {
-      const opcodes = original.call(this);
+      const opcodes = build(this);
       perCommon.set(key, { opcodes: this._opcodes, dynamicGasHandlers: this._dynamicGasHandlers, handlers: this._handlers, opcodeMap: this._opcodeMap });
       return opcodes;
     }

@@ -492,7 +492,7 @@ export class EvmBackend {
       result,
       returnValue: run.execResult.returnValue,
       gasUsed: run.totalGasSpent,
-      error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex.error, (run.execResult.runState as { opCode?: number } | undefined)?.opCode)) : undefined,
+      error: ex ? (reverted ? 'execution reverted' : gethEvmError(ex, (run.execResult.runState as { opCode?: number } | undefined)?.opCode)) : undefined,
       reverted,
     };
   }

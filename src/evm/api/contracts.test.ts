@@ -91,6 +91,65 @@ test('EVM failures of eth_call have geth\'s texts', async () => {
   assert.deepEqual(await fail('0x0c'), [-32000, 'invalid opcode: opcode 0xc not defined']);
   assert.deepEqual(await fail('0xfe'), [-32000, 'invalid opcode: INVALID']);
   assert.deepEqual(await fail('0x600056'), [-32000, 'invalid jump destination']);
+  // A stack underflow names the stack's length and what the opcode needs.
+  assert.deepEqual(await fail('0x01'), [-32000, 'stack underflow (0 <=> 2)']);
+  assert.deepEqual(await fail('0x600052'), [-32000, 'stack underflow (1 <=> 2)']);
+  assert.deepEqual(await fail('0x600081'), [-32000, 'stack underflow (1 <=> 2)']);
+  assert.deepEqual(await fail('0x6000600060009f'), [-32000, 'stack underflow (3 <=> 17)']);
+  assert.deepEqual(await fail('0x60006000f1'), [-32000, 'stack underflow (2 <=> 7)']);
+});
+
+test("geth's own halts where ethereumjs runs out of gas: return data out of bounds, gas uint64 overflow", async () => {
+  const call = async (data: string) => {
+    try {
+      return await rpc('eth_call', [{ from: DEV_ADDRS[0], data }, 'latest']);
+    } catch {
+      const e = await rpcError(rpc('eth_call', [{ from: DEV_ADDRS[0], data }, 'latest']));
+      return [e.code, e.message];
+    }
+  };
+  const P9_2_64 = '68010000000000000000'; // PUSH9 2^64
+  // RETURNDATACOPY(mem 0, from 0, 1 byte) with no return data; an empty copy at offset 0 is fine,
+  // at offset 1 not; a length whose memory no gas can pay runs out of gas first (geth's order).
+  assert.deepEqual(await call('0x6001600060003e'), [-32000, 'return data out of bounds']);
+  assert.equal(await call('0x6000600060003e00'), '0x');
+  assert.deepEqual(await call('0x6000600160003e00'), [-32000, 'return data out of bounds']);
+  assert.deepEqual(await call('0x640100000000600060003e'), [-32000, 'out of gas']);
+  // Memory past 64 bits: MLOAD at 2^64 and at an end past 2^64 - 32; at exactly 2^64 - 32 the
+  // memory is priced (out of gas).
+  assert.deepEqual(await call('0x' + P9_2_64 + '51'), [-32000, 'gas uint64 overflow']);
+  assert.deepEqual(await call('0x67ffffffffffffffc151'), [-32000, 'gas uint64 overflow']);
+  assert.deepEqual(await call('0x67ffffffffffffffc051'), [-32000, 'out of gas']);
+  // LOG0(offset 2^64, 1 byte), MCOPY(to 0, from 2^64, 1 byte), RETURN(2^64, 1), a length of 2^64.
+  assert.deepEqual(await call('0x6001' + P9_2_64 + 'a0'), [-32000, 'gas uint64 overflow']);
+  assert.deepEqual(await call('0x6001' + P9_2_64 + '60005e'), [-32000, 'gas uint64 overflow']);
+  assert.deepEqual(await call('0x6001' + P9_2_64 + 'f3'), [-32000, 'gas uint64 overflow']);
+  assert.deepEqual(await call('0x' + P9_2_64 + '60006000' + '37'), [-32000, 'gas uint64 overflow']);
+  // An empty region needs no memory, whatever its offset: CALLDATACOPY of 0 bytes to 2^255.
+  assert.equal(await call('0x60006000' + '7f80' + '00'.repeat(31) + '3700'), '0x');
+  // STATICCALL whose out region starts at 2^64 (in: 0, 0).
+  assert.deepEqual(await call('0x6001' + P9_2_64 + '600060006004' + '5a' + 'fa'), [-32000, 'gas uint64 overflow']);
+
+  for (const [data, text] of [['0x6001600060003e', 'return data out of bounds'], ['0x' + P9_2_64 + '51', 'gas uint64 overflow']]) {
+    const e = await rpcError(rpc('eth_estimateGas', [{ from: DEV_ADDRS[0], data }]));
+    assert.deepEqual([e.code, e.message], [-32000, text], `estimateGas ${data}`);
+    const d = await rpc('eth_callDetailed', [{ from: DEV_ADDRS[0], data }, 'latest']);
+    assert.equal(d.err, text);
+    // Mined: a failed transaction that spent all its gas, as any halt but a revert.
+    const h = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data, gas: '0x20000' }]);
+    const r = await rpc('eth_getTransactionReceipt', [h]);
+    assert.deepEqual([r.status, r.gasUsed], ['0x0', '0x20000']);
+    const ct = await rpc('debug_traceTransaction', [h, { tracer: 'callTracer' }]);
+    assert.equal(ct.error, text);
+  }
+  // The struct logger: RETURNDATACOPY is logged with its whole cost (3 + memory 3 + copy 3) and
+  // then fails; MLOAD's overflow fails before the dynamic gas, so its cost is the constant 3.
+  let t = await rpc('debug_traceCall', [{ from: DEV_ADDRS[0], data: '0x6001600060003e' }, 'latest']);
+  assert.equal(t.failed, true);
+  assert.deepEqual([t.structLogs.at(-1).op, t.structLogs.at(-1).gasCost], ['RETURNDATACOPY', 9]);
+  t = await rpc('debug_traceCall', [{ from: DEV_ADDRS[0], data: '0x' + P9_2_64 + '51' }, 'latest']);
+  assert.equal(t.failed, true);
+  assert.deepEqual([t.structLogs.at(-1).op, t.structLogs.at(-1).gasCost], ['MLOAD', 3]);
 });
 
 test('eth_estimateGas finds a gas limit that works, and not much more', async () => {

@@ -5,12 +5,12 @@ import { gethErrorText, revertMessage } from '../tracers/errors.js';
 import { hexD } from './format.js';
 
 /**
- * geth's text for an @ethereumjs/evm error message (unknown texts pass through); `opCode` is the
+ * geth's text for an @ethereumjs/evm error (unknown texts pass through); `opCode` is the
  * opcode the failing frame stopped at, for `invalid opcode: …`.
  */
-export function gethEvmError(msg: string, opCode?: number): string {
+export function gethEvmError(err: { error: string }, opCode?: number): string {
   const op = opCode === undefined ? undefined : { name: opCode === 0xfe ? 'INVALID' : 'undefined', code: opCode };
-  return gethErrorText({ error: msg }, op) ?? msg;
+  return gethErrorText(err, op) ?? err.error;
 }
 
 /** The RPC error for a reverted call: code 3, data = revert bytes. */

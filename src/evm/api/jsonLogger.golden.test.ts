@@ -2,15 +2,19 @@
 // a golden file written by the implementation that listened to ethereumjs' `step` events (before
 // session 26), for the 8 combinations of the options fileTracer.ts passes (enableMemory,
 // disableStack, enableReturnData). The cases are the struct logger's (test/traceCases.ts) and a
-// few of the JSON logger's own: the faults geth logs twice (REVERT growing the memory, a bad JUMPI)
-// and those it logs once (RETURNDATACOPY out of bounds, a stack overflow, at the top and in a
-// child the parent outlives), and a loop long enough for the file sink to take several chunks.
+// few of the JSON logger's own: the faults geth logs twice (REVERT growing the memory, a bad JUMPI,
+// RETURNDATACOPY out of bounds, at the top, into memory it grew and in a child the parent
+// outlives; an undefined opcode) and those it logs once (a stack overflow, at the top and in a child; memory past 64
+// bits), and a loop long enough for the file sink to take several chunks.
 // Every trace is taken twice, as text() and through a sink (finish() at the end), which must
 // agree; the same output is expected with a step-listening tracer alongside and from step events.
 //
 // The golden file keeps, per case, the whole text with the default options (the stack overflows':
 // with disableStack; the loop's: none) and the sha256 and length of the text for every other
 // option set.
+// Written again in session 27, when RETURNDATACOPY out of bounds became geth's fault (src/evm/
+// gethHalts.ts) instead of out of gas, an undefined opcode a fault (geth's opUndefined runs
+// after the step is logged), and the last three cases were added; no other case's text changed.
 // To write it again (only from an implementation known to be right):
 //   JSON_LOGGER_GOLDEN=write node --import tsx --test src/evm/api/jsonLogger.golden.test.ts
 import { test, before } from 'node:test';
@@ -29,6 +33,7 @@ const SINK_CHUNK = 64 << 10;
 const J = {
   revertGrows: at(0x3e01), revertEmpty: at(0x3e02), badJumpi: at(0x3e03), rdOutOfBounds: at(0x3e04),
   rdInChild: at(0x3e05), overflow: at(0x3e06), overflowChild: at(0x3e07), jumpLoop: at(0x3e08),
+  rdGrows: at(0x3e09), mloadPast64: at(0x3e0a), rdHugeLength: at(0x3e0b),
 };
 
 function jsonCode(): [Address, string][] {
@@ -46,6 +51,12 @@ function jsonCode(): [Address, string][] {
     [J.overflow, asm('JUMPDEST', ...pushes, 0, 'JUMP')],
     [J.overflowChild, asm(...call('CALL', 200_000, J.overflow, [0, 0, 0, 0], 0), 'PC', 'STOP')],
     [J.jumpLoop, asm('JUMPDEST', 0, 'JUMP')],
+    // RETURNDATACOPY of 0x30 bytes to 0x40 with 32 bytes of memory: geth grows the memory, then fails.
+    [J.rdGrows, asm(0x77, 0, 'MSTORE', 9, 0x30, 0, 0x40, 'RETURNDATACOPY')],
+    // MLOAD at 2^64: geth's memory size overflows before the dynamic gas.
+    [J.mloadPast64, asm(0x55, 0, 'MSTORE', 2n ** 64n, 'MLOAD')],
+    // RETURNDATACOPY of 2^32 bytes: the memory is priced first, out of gas.
+    [J.rdHugeLength, asm(2n ** 32n, 0, 0, 'RETURNDATACOPY')],
   ];
 }
 
@@ -67,6 +78,9 @@ const jsonCases = (): JsonCase[] => [
   { name: 'stack overflow', to: J.overflow, whole: { disableStack: true } },
   { name: 'stack overflow in a child', to: J.overflowChild, whole: { disableStack: true } },
   { name: 'a long loop (several sink chunks)', to: J.jumpLoop, gasLimit: 300_000n, whole: null },
+  { name: 'RETURNDATACOPY out of bounds into grown memory', to: J.rdGrows },
+  { name: 'MLOAD past 64 bits', to: J.mloadPast64 },
+  { name: 'RETURNDATACOPY out of bounds, too long to pay for', to: J.rdHugeLength },
 ];
 const allCases = (): JsonCase[] => [...cases(), ...jsonCases()];
 
@@ -170,6 +184,7 @@ interface StdLine {
   op: number;
   opName: string;
   depth: number;
+  gasCost: string;
   memSize: number;
   stack: string[] | null;
   refund: number;
@@ -203,6 +218,10 @@ test('JSON logger: the golden cases hold what they are meant to', () => {
     ['bad jump', 'invalid jump destination', 'JUMP', 1],
     ['bad JUMPI', 'invalid jump destination', 'JUMPI', 2],
     ['static violations', 'write protection', 'SSTORE', 0],
+    ['RETURNDATACOPY out of bounds', 'return data out of bounds', 'RETURNDATACOPY', 3],
+    ['RETURNDATACOPY out of bounds in a child', 'return data out of bounds', 'RETURNDATACOPY', 3],
+    ['RETURNDATACOPY out of bounds into grown memory', 'return data out of bounds', 'RETURNDATACOPY', 3],
+    ['INVALID', 'invalid opcode: INVALID', 'INVALID', 0],
   ] as const) {
     const { step, before } = failing(name, error);
     assert.equal(step.opName, op, name);
@@ -211,17 +230,18 @@ test('JSON logger: the golden cases hold what they are meant to', () => {
     assert.deepEqual(step.stack, before.stack!.slice(0, before.stack!.length - popped), `${name}: the stack the opcode left`);
   }
   assert.equal(failing('REVERT growing the memory', 'execution reverted').step.memSize, 0x60);
-  // Errors before it: the step's own line, not repeated (ethereumjs reports RETURNDATACOPY out of
-  // bounds as out of gas).
+  assert.deepEqual([failing('RETURNDATACOPY out of bounds into grown memory', 'return data out of bounds').before.memSize, failing('RETURNDATACOPY out of bounds into grown memory', 'return data out of bounds').step.memSize], [0x20, 0x80]);
+  // The step line carries the whole cost (memory and copy gas): 3 + 3 × 3 + 2 × 3.
+  assert.equal(failing('RETURNDATACOPY out of bounds into grown memory', 'return data out of bounds').before.gasCost, '0x12');
+  // Errors before it: the step's own line, not repeated.
   for (const [name, error, op] of [
     ['out of gas: loop', 'out of gas', 'SSTORE'],
     ['out of gas: memory expansion', 'out of gas', 'MSTORE'],
     ['out of gas: SSTORE sentry', 'out of gas', 'SSTORE'],
-    ['RETURNDATACOPY out of bounds', 'out of gas', 'RETURNDATACOPY'],
-    ['RETURNDATACOPY out of bounds in a child', 'out of gas', 'RETURNDATACOPY'],
-    ['stack underflow: ADD', 'stack underflow', 'ADD'],
-    ['stack underflow: MSTORE', 'stack underflow', 'MSTORE'],
-    ['INVALID', 'invalid opcode: INVALID', 'INVALID'],
+    ['RETURNDATACOPY out of bounds, too long to pay for', 'out of gas', 'RETURNDATACOPY'],
+    ['MLOAD past 64 bits', 'gas uint64 overflow', 'MLOAD'],
+    ['stack underflow: ADD', 'stack underflow (0 <=> 2)', 'ADD'],
+    ['stack underflow: MSTORE', 'stack underflow (0 <=> 2)', 'MSTORE'],
     ['stack overflow', 'stack limit reached 1024 (1023)', 'PUSH1'],
     ['stack overflow in a child', 'stack limit reached 1024 (1023)', 'PUSH1'],
   ] as const) {
@@ -231,7 +251,8 @@ test('JSON logger: the golden cases hold what they are meant to', () => {
     assert.ok(after === undefined || after.depth < step.depth, name);
   }
   assert.equal(failing('out of gas: SSTORE sentry', 'out of gas').step.depth, 2);
-  assert.equal(failing('RETURNDATACOPY out of bounds in a child', 'out of gas').after.opName, 'PUSH1', 'the parent goes on');
+  assert.equal(failing('MLOAD past 64 bits', 'gas uint64 overflow').step.gasCost, '0x3', 'the constant gas only');
+  assert.equal(failing('RETURNDATACOPY out of bounds in a child', 'return data out of bounds').after.opName, 'PUSH1', 'the parent goes on');
   assert.equal(failing('stack overflow in a child', 'stack limit reached 1024 (1023)').after.opName, 'PC', 'the parent goes on');
   // The summary: a revert keeps its output, another failure has none.
   const reverted = parse('REVERT growing the memory').summary;

@@ -14,12 +14,14 @@
 // options ask for (no stack with disableStack, memory only with enableMemory). Where the loop cannot
 // log (tracers/stepLog.ts: no loop installed, EOF or code-chunk EIPs, the profiler, another step
 // log on the same EVM) the logger listens to `step` events instead, with the same output.
-import { gethErrorText } from '../tracers/errors.js';
+import { failsBeforeStep, failsInStep, gethErrorText } from '../tracers/errors.js';
 import { gethOpName } from '../tracers/opnames.js';
 import { dropStepLog, keepStepLog, quantityHex } from '../tracers/stepLog.js';
 import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from '../tracers/types.js';
 import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
 import { hexOf } from '../../hexOf.js';
+// geth's json.Encoder escapes <, > and & (`stack underflow (0 \u003c=\u003e 2)`).
+import { goJSON } from '../../rpc/gorilla.js';
 
 export interface JsonLoggerConfig {
   enableMemory: boolean;
@@ -47,8 +49,11 @@ interface Line {
   ending: string;
   op: number;
   opName: string;
-  /** REVERT's offset and size: its fault line shows the memory grown to cover them. */
-  revert: { offset: bigint; size: bigint } | undefined;
+  /**
+   * The memory region of an opcode that can fail after geth grew the memory for it (REVERT's
+   * data, RETURNDATACOPY's destination): its fault line shows the memory grown to cover it.
+   */
+  grows: { offset: bigint; size: bigint } | undefined;
   error: string | undefined;
 }
 
@@ -60,15 +65,7 @@ interface OpName {
 }
 
 const REVERT = 0xfd;
-
-/**
- * Errors geth's interpreter meets before it logs the step (stack checks, gas): the step's own
- * line carries the error. Others happen while the opcode runs (REVERT, a bad jump, a write in a
- * static call, return data out of bounds): geth logs the step, then CaptureFault logs it again
- * with the error.
- */
-const BEFORE_LOG = new Set(['out of gas', 'stack underflow', 'stack overflow', 'invalid opcode']);
-const DURING_OP = (msg: string) => msg === 'revert' || msg.startsWith('invalid JUMP') || msg === 'static state change' || msg === 'value out of range';
+const RETURNDATACOPY = 0x3e;
 
 /** Words an opcode pops before it can fail with a during-op error (geth's stack at CaptureFault). */
 const POPPED: Record<string, number> = { REVERT: 2, JUMP: 1, JUMPI: 2, RETURNDATACOPY: 3 };
@@ -147,7 +144,10 @@ export class JsonLogger implements Tracer, StepLog {
       ending: ',"depth":' + (depth + 1) + ',"refund":' + refund + ',"opName":' + opName.json,
       op: code,
       opName: opName.op,
-      revert: code === REVERT && n >= 2 ? { offset: stack[n - 1], size: stack[n - 2] } : undefined,
+      grows:
+        code === REVERT && n >= 2 ? { offset: stack[n - 1], size: stack[n - 2] }
+        : code === RETURNDATACOPY && n >= 3 ? { offset: stack[n - 1], size: stack[n - 3] }
+        : undefined,
       error: undefined,
     };
     this.push(l);
@@ -186,7 +186,7 @@ export class JsonLogger implements Tracer, StepLog {
   finish(): void {
     if (this.tail) this.emit(encodeLine(this.tail));
     this.tail = undefined;
-    if (this.summary) this.emit(JSON.stringify(this.summary) + '\n');
+    if (this.summary) this.emit(goJSON(this.summary) + '\n');
     this.summary = undefined;
     this.flush();
   }
@@ -207,8 +207,10 @@ export class JsonLogger implements Tracer, StepLog {
     if (err && last !== undefined && this.tail === last) {
       const msg = err.error;
       const text = gethErrorText(err, { name: last.opName, code: last.op }) ?? msg;
-      if (BEFORE_LOG.has(msg)) last.error = text;
-      else if (DURING_OP(msg)) this.push(this.faultLine(last, text));
+      // geth logs a failure before the step on the step's line; one in the opcode's run again,
+      // as its CaptureFault line.
+      if (failsBeforeStep(msg)) last.error = text;
+      else if (failsInStep(msg)) this.push(this.faultLine(last, text));
     }
     if (depth > 1 && this.cfg.enableReturnData) this.returnData[depth - 2] = returnDataMember(r.execResult.returnValue);
     if (depth !== 1) return;
@@ -221,11 +223,11 @@ export class JsonLogger implements Tracer, StepLog {
 
   /** geth's CaptureFault line: the step again, with the stack (and memory) as the opcode left them. */
   private faultLine(l: Line, error: string): Line {
-    const memLength = l.revert === undefined ? l.memLength : grownForRevert(l.memLength, l.revert);
+    const memLength = l.grows === undefined ? l.memLength : grownMemory(l.memLength, l.grows);
     const memory = this.cfg.enableMemory && memLength > 0 ? (l.memory ?? '') + '00'.repeat(memLength - l.memLength) : undefined;
     const stack = l.stack === null ? null : l.stack.slice(0, Math.max(0, l.stack.length - (POPPED[l.opName] ?? 0)));
     // geth passes no return data to CaptureFault
-    return { ...l, memory, memLength, memSize: memLength, stack, returnData: '', revert: undefined, error };
+    return { ...l, memory, memLength, memSize: memLength, stack, returnData: '', grows: undefined, error };
   }
 
   attach(evm: TracedEVM): void {
@@ -254,7 +256,7 @@ export class JsonLogger implements Tracer, StepLog {
   text(): string {
     let out = this.chunks.join('') + this.lines.join('');
     if (this.tail) out += encodeLine(this.tail);
-    if (this.summary) out += JSON.stringify(this.summary) + '\n';
+    if (this.summary) out += goJSON(this.summary) + '\n';
     return out;
   }
 
@@ -270,8 +272,8 @@ function stackWords(stack: readonly bigint[], n: number): string[] {
   return words;
 }
 
-/** The memory's length once REVERT expanded it to cover the revert data (before the opcode ran). */
-function grownForRevert(memLength: number, { offset, size }: { offset: bigint; size: bigint }): number {
+/** The memory's length once geth expanded it to cover an opcode's region (before the opcode ran). */
+function grownMemory(memLength: number, { offset, size }: { offset: bigint; size: bigint }): number {
   if (size === 0n) return memLength;
   return Math.max(memLength, Number(((offset + size + 31n) / 32n) * 32n));
 }
@@ -284,6 +286,6 @@ function returnDataMember(data: Uint8Array): string {
 function encodeLine(l: Line): string {
   const memory = l.memory === undefined ? '' : ',"memory":"0x' + l.memory + '"';
   const stack = l.stack === null ? 'null' : l.stack.length === 0 ? '[]' : '["' + l.stack.join('","') + '"]';
-  const error = l.error === undefined ? '' : ',"error":' + JSON.stringify(l.error);
+  const error = l.error === undefined ? '' : ',"error":' + goJSON(l.error);
   return l.head + memory + ',"memSize":' + l.memSize + ',"stack":' + stack + l.returnData + l.ending + error + '}\n';
 }

@@ -2,6 +2,7 @@
 // chain's eth_call / eth_estimateGas / eth_callDetailed errors (src/evm/api/errors.ts); and
 // Anvil's revert reasons (evm_mine_detailed).
 import type { EVMError } from '@ethereumjs/evm';
+import { invalidOpcodeText } from '../gethHalts.js';
 
 const GETH_ERRORS: Record<string, string> = {
   'out of gas': 'out of gas',
@@ -19,20 +20,37 @@ const GETH_ERRORS: Record<string, string> = {
 };
 
 /**
- * geth's error text for an @ethereumjs/evm exceptional halt. `op` is the opcode that failed
- * (name and byte), used for `invalid opcode: …`. Unknown texts (e.g. a stateful precompile's
+ * geth's error text for an @ethereumjs/evm exceptional halt: the one the interpreter loop worked
+ * out at the failure if it did (src/evm/interpreterSteps.ts), else from the message. `op` is the
+ * opcode that failed (its byte names it in `invalid opcode: …`). Unknown texts (e.g. a stateful precompile's
  * own error) pass through unchanged.
  */
 export function gethErrorText(err: EVMError | { error: string } | undefined, op?: { name: string; code: number }): string | undefined {
   if (!err) return undefined;
+  // A text the interpreter loop worked out at the failure (src/evm/interpreterSteps.ts).
+  const known = (err as { gethText?: unknown }).gethText;
+  if (typeof known === 'string') return known;
   const msg = err.error;
-  if (msg === 'invalid opcode') {
-    if (!op) return 'invalid opcode';
-    return op.name === 'INVALID' ? 'invalid opcode: INVALID' : `invalid opcode: opcode 0x${op.code.toString(16)} not defined`;
-  }
+  if (msg === 'invalid opcode') return op ? invalidOpcodeText(op.code) : 'invalid opcode';
   // @ethereumjs appends where it happened: `invalid JUMP at <address>/<code hash>:<pc>`.
   if (msg.startsWith('invalid JUMP')) return 'invalid jump destination';
   return GETH_ERRORS[msg] ?? msg;
+}
+
+/**
+ * Failures geth's interpreter meets before it logs the step (the stack checks, the constant gas,
+ * the memory size and the dynamic gas): its loggers show the error on the step itself. Others
+ * happen while the opcode runs (REVERT, a bad jump, a write in a static call, return data out of
+ * bounds, an undefined opcode: geth's opUndefined), after the step is logged; geth then reports
+ * them through CaptureFault. `msg` is the @ethereumjs/evm error.
+ */
+export function failsBeforeStep(msg: string): boolean {
+  return msg === 'out of gas' || msg === 'gas uint64 overflow' || msg === 'stack underflow' || msg === 'stack overflow';
+}
+
+/** The other side of failsBeforeStep: failures in the opcode's own run (see there). */
+export function failsInStep(msg: string): boolean {
+  return msg === 'revert' || msg.startsWith('invalid JUMP') || msg === 'static state change' || msg === 'value out of range' || msg === 'invalid opcode';
 }
 
 const PANIC_REASONS: Record<number, string> = {

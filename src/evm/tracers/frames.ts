@@ -42,9 +42,9 @@ export function lastOpOf(evm: object, runState: unknown): OpRef | undefined {
 }
 
 /**
- * An opcode's name and byte. The table maps an undefined opcode to INVALID's entry (what a step
- * event names, 0xfe); the running frame knows the byte itself, which geth's error names
- * (`invalid opcode: opcode 0xc not defined`).
+ * An opcode's name and byte. Powder's tables give an undefined opcode INVALID's entry with its own
+ * byte (src/evm/gethHalts.ts); a table without that maps it to INVALID's, 0xfe, and the running
+ * frame's byte is the one geth's error names (`invalid opcode: opcode 0xc not defined`).
  */
 function opRef(evm: object, code: number): OpRef | undefined {
   const info = (evm as FramesEVM)._opcodeMap?.[code]?.opcodeInfo;

@@ -8,7 +8,9 @@
 // test/traceCases.ts's (the JSON logger's golden test runs them too).
 //
 // The golden file keeps, per case, the whole JSON text with the default options (stack and storage)
-// and the sha256 and length of the text for every other option set.
+// and the sha256 and length of the text for every other option set. Written again in session 27:
+// entries carry geth's `error` (out of gas, stack checks) and `returnData` moved before `memory`
+// (geth's field order); undefined opcodes are named by their byte; every other text is the same.
 // To write it again (only from an implementation known to be right):
 //   STRUCT_LOGGER_GOLDEN=write node --import tsx --test src/evm/tracers/structLogger.golden.test.ts
 import { test, before } from 'node:test';
@@ -119,5 +121,15 @@ test('struct logger: the golden cases hold what they are meant to', () => {
   assert.ok(logs('storage ops').some((l) => l.depth === 2 && l.storage !== undefined));
   assert.ok(ops('memory').has('MCOPY'));
   assert.ok(logs('creates').some((l) => l.depth === 2 && l.op === 'MSTORE'), 'the CREATE of init code out of gas ran');
-  assert.deepEqual(logs('undefined opcode').map((l) => l.op), ['INVALID'], 'a step event names an undefined opcode by INVALID\'s entry');
+  assert.deepEqual(logs('undefined opcode').map((l) => l.op), ['opcode 0xc not defined'], 'an undefined opcode by its byte, as geth');
+  // geth's StructLogger keeps an error its interpreter met before the step on the step's entry
+  // (right after `depth` on the wire); one the opcode met while running (CaptureFault) it does not.
+  const text = (name: string) => golden[name][key({})] as string;
+  assert.match(text('stack underflow: ADD'), /"depth":1,"error":"stack underflow \(0 \\u003c=\\u003e 2\)","stack":\[\]\}\]\}$/);
+  assert.equal((logs('out of gas: loop').at(-1) as { error?: string }).error, 'out of gas');
+  assert.equal((logs('out of gas: memory expansion').at(-1) as { error?: string }).error, 'out of gas');
+  assert.ok(logs('creates').some((l) => l.depth === 2 && (l as { error?: string }).error === 'out of gas'), 'a child frame\'s failing step');
+  for (const name of ['INVALID', 'undefined opcode', 'bad jump', 'static violations', 'reverter.revertWithReason']) {
+    assert.ok(!text(name).includes('"error"'), `${name}: a fault in the opcode's run is not on the entry`);
+  }
 });

@@ -10,7 +10,7 @@
 // none on a Subnet-EVM fork; stepLog.ts), the logger listens to `step` events instead, with the
 // same output.
 import { listen, type EVMResult, type InterpreterStep, type Message, type TracedEVM, type Tracer } from './types.js';
-import { gethErrorText } from './errors.js';
+import { failsBeforeStep, gethErrorText } from './errors.js';
 import { gethOpName } from './opnames.js';
 import { dropStepLog, keepStepLog, quantityHex } from './stepLog.js';
 import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
@@ -30,11 +30,13 @@ interface StructLog {
   gas: number | bigint;
   gasCost: number | bigint;
   depth: number;
+  /** geth's text of an error its interpreter met before running the step (out of gas, …). */
+  error?: string;
   stack?: string[];
+  returnData?: string;
   memory?: string[];
   storage?: Record<string, string>;
   refund?: number | bigint;
-  returnData?: string;
 }
 
 /**
@@ -68,6 +70,11 @@ export class StructLogger implements Tracer, StepLog {
   private loggingOn: TracedEVM | undefined;
   /** geth's opcode names by byte, with the table entry name they were made from. */
   private readonly names: ({ name: string; op: string } | undefined)[] = [];
+  /** The newest step's entry and opcode (undefined: past the limit, not logged). */
+  private newest: StructLog | undefined;
+  private newestCode = 0;
+  /** Per frame (0-based depth): the entry of its newest step, if it was logged. */
+  private readonly frameLast: (StructLog | undefined)[] = [];
 
   constructor(private readonly cfg: StructLoggerConfig) {}
 
@@ -77,7 +84,7 @@ export class StructLogger implements Tracer, StepLog {
     const st = rs.stack;
     const depth = interp._env.depth;
     if (this.pendingLoad) this.resolveLoad(depth, st._store, st._len);
-    if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return;
+    if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return this.unlogged(depth);
     const mem = this.cfg.enableMemory ? rs.memory._store.subarray(0, Number(memoryWordCount) * 32) : undefined;
     // A constant-gas step's cost is its fee (a gas handler's trap too: the package reports the fee).
     const cost = info.dynamicGas ? uint(gas) : (info as { fee?: number }).fee ?? uint(gas);
@@ -86,7 +93,7 @@ export class StructLogger implements Tracer, StepLog {
 
   private readonly onStep = (s: InterpreterStep) => {
     if (this.pendingLoad) this.resolveLoad(s.depth, s.stack, s.stack.length);
-    if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return;
+    if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return this.unlogged(s.depth);
     const cost = s.opcode.dynamicFee === undefined ? s.opcode.fee : uint(s.opcode.dynamicFee);
     this.record(s.pc, s.opcode.name, s.opcode.code, s.gasLeft, cost, s.depth, s.stack, s.stack.length, this.cfg.enableMemory ? s.memory : undefined, s.address, s.gasRefund);
   };
@@ -109,6 +116,10 @@ export class StructLogger implements Tracer, StepLog {
         entry.stack = hex;
       }
     }
+    if (this.cfg.enableReturnData) {
+      const rd = this.returnData[depth];
+      if (rd && rd.length > 0) entry.returnData = '0x' + Buffer.from(rd).toString('hex');
+    }
     if (mem !== undefined) {
       const words: string[] = [];
       const buf = Buffer.from(mem.buffer, mem.byteOffset, mem.length);
@@ -130,11 +141,31 @@ export class StructLogger implements Tracer, StepLog {
       }
     }
     if (refund > 0n) entry.refund = uint(refund);
-    if (this.cfg.enableReturnData) {
-      const rd = this.returnData[depth];
-      if (rd && rd.length > 0) entry.returnData = '0x' + Buffer.from(rd).toString('hex');
-    }
     this.logs.push(entry);
+    this.newest = this.frameLast[depth] = entry;
+    this.newestCode = code;
+  }
+
+  /** A step past the limit: a failure in it is not shown on an older entry. */
+  private unlogged(depth: number): void {
+    this.newest = this.frameLast[depth] = undefined;
+  }
+
+  /**
+   * A frame that failed in its own newest step, before geth's interpreter would have run it (out
+   * of gas, a stack check, an undefined opcode …): geth's StructLogger keeps that error on the
+   * step's entry (CaptureState's `err`), after `depth` in the wire order. An error the opcode
+   * itself meets (REVERT, a bad jump …) geth reports through CaptureFault, which the struct
+   * logger ignores.
+   */
+  private failedStep(depth: number, err: { error: string } | undefined): void {
+    const last = this.frameLast[depth];
+    this.frameLast[depth] = undefined;
+    if (err === undefined || last === undefined || last !== this.newest || !failsBeforeStep(err.error)) return;
+    const { pc, op, gas, gasCost, depth: d, ...rest } = last;
+    const entry: StructLog = { pc, op, gas, gasCost, depth: d, error: gethErrorText(err, { name: op, code: this.newestCode }), ...rest };
+    this.logs[this.logs.length - 1] = entry;
+    this.newest = entry;
   }
 
   /** The value SLOAD pushed is on top of the stack at the next step of the same frame. */
@@ -150,10 +181,12 @@ export class StructLogger implements Tracer, StepLog {
   private readonly onBefore = (m: Message) => {
     this.depth++;
     this.returnData[m.depth] = new Uint8Array(0);
+    this.frameLast[m.depth] = undefined;
   };
 
   private readonly onAfter = (r: EVMResult) => {
     this.depth--;
+    this.failedStep(this.depth, r.execResult.exceptionError);
     this.pendingLoad = undefined;
     if (this.depth > 0) this.returnData[this.depth - 1] = r.execResult.returnValue;
     if (this.depth !== 0) return;
