@@ -89,31 +89,52 @@ function depthOf(regions: readonly Region[]): number {
   return d;
 }
 
-/** Whether geth's memorySize for these regions overflows 64 bits (the stack holds them all). */
-export function memorySizeOverflows(store: bigint[], len: number, regions: readonly Region[]): boolean {
-  for (const [o, l] of regions) {
-    const length = typeof l === 'number' ? store[len - 1 - l]! : l.fixed;
-    if (length === 0n) continue; // an empty region needs no memory, whatever its offset
-    let offset: bigint;
-    if (typeof o === 'number') offset = store[len - 1 - o]!;
-    else {
-      const a = store[len - 1 - o[0]]!;
-      const b = store[len - 1 - o[1]]!;
-      offset = a > b ? a : b;
-    }
-    if (offset + length > MAX_MEMORY_END) return true;
+/** Half of MAX_MEMORY_END: an offset and a length both up to this cannot end past it. */
+const HALF = MAX_MEMORY_END / 2n;
+
+/** Whether a region from `offset`, `length` bytes long, ends past geth's 64-bit memory size. */
+function endsPast64Bits(offset: bigint, length: bigint): boolean {
+  // Compared first, so that a step adds no bigint (an allocation) unless a word is that large.
+  if (offset <= HALF && length <= HALF) return false;
+  return length !== 0n && offset + length > MAX_MEMORY_END; // an empty region needs no memory
+}
+
+/** One region's check on the stack's words (`top` is the top word's index). */
+type RegionCheck = (store: bigint[], top: number) => boolean;
+
+function regionCheck([o, l]: Region): RegionCheck {
+  if (typeof l !== 'number') {
+    const length = l.fixed;
+    const at = o as number;
+    return (s, top) => endsPast64Bits(s[top - at]!, length);
   }
-  return false;
+  if (typeof o === 'number') return (s, top) => endsPast64Bits(s[top - o]!, s[top - l]!);
+  const [a, b] = o;
+  return (s, top) => {
+    const x = s[top - a]!;
+    const y = s[top - b]!;
+    return endsPast64Bits(x > y ? x : y, s[top - l]!);
+  };
+}
+
+/**
+ * Whether geth's memorySize of opcode `code` overflows 64 bits on `stack` (bottom first, holding
+ * every word the opcode reads); false for an opcode that touches no memory.
+ */
+export function memorySizeOverflows(code: number, stack: bigint[]): boolean {
+  return (REGIONS.get(code) ?? []).some((r) => regionCheck(r)(stack, stack.length - 1));
 }
 
 function withOverflowCheck(code: number, original: GasHandler): GasHandler {
   const regions = REGIONS.get(code)!;
   const depth = depthOf(regions);
+  const [first, second] = regions.map(regionCheck);
+  const overflows: RegionCheck = second === undefined ? first! : (s, top) => first!(s, top) || second(s, top);
   return function (this: unknown, rs, fee, common) {
     const st = rs.stack;
     // Without the constant gas geth fails with out of gas first; with too short a stack the
     // package's handler throws its stack underflow: both are the original's to report.
-    if (rs.gasLeft >= fee && st._len >= depth && memorySizeOverflows(st._store, st._len, regions)) {
+    if (st._len >= depth && overflows(st._store, st._len - 1) && rs.gasLeft >= fee) {
       throw new EVMError(GAS_UINT64_OVERFLOW as never);
     }
     return original.call(this, rs, fee, common);
