@@ -1,7 +1,7 @@
-// Two exceptional halts where @ethereumjs/evm says `out of gas` and geth (Subnet-EVM's libevm,
-// geth 1.13's core/vm) has an error of its own. Either way the frame fails and all its gas is
-// spent, so blocks and receipts are the same; what differs is the text eth_call, eth_estimateGas,
-// eth_callDetailed and the tracers show, and the step a trace reports it on.
+// EVM failures named as geth (Subnet-EVM's libevm, geth 1.13's core/vm) names them, where
+// @ethereumjs/evm's differ. Either way the frame fails and all its gas is spent, so blocks and
+// receipts are the same; what differs is the text eth_call, eth_estimateGas, eth_callDetailed and
+// the tracers show, and the step a trace reports it on.
 //
 // - **`gas uint64 overflow`** (vm.ErrGasUintOverflow). Before an opcode's dynamic gas, geth's
 //   interpreter works out the memory the opcode needs from its stack (`memorySize`): an offset or
@@ -13,9 +13,14 @@
 //   would read past the return data. ethereumjs traps in the gas handler with `out of gas`. Here
 //   the gas handler is CALLDATACOPY's (the same price), and the opcode fails with the package's
 //   OUT_OF_RANGE error, which src/evm/tracers/errors.ts names as geth does.
+// - **An undefined opcode** is named by its byte (`opcode 0xc not defined`), not as INVALID (0xfe),
+//   whose table entry the package gives it.
+// - **`stack underflow (1 <=> 2)`** names the stack's length and the opcode's need; the
+//   interpreter loop (interpreterSteps.ts) attaches this text and the undefined opcode's to the
+//   package's error.
 //
-// The changes are made on each opcode table when it is built (opcodeTables.ts), so every EVM —
-// calls, blocks, traces — runs them.
+// The table changes are made on each opcode table when it is built (opcodeTables.ts), so every
+// EVM — calls, blocks, traces — runs them.
 import { EVMError } from '@ethereumjs/evm';
 
 /** geth's vm.ErrGasUintOverflow text. */
@@ -158,8 +163,8 @@ function returnDataCopy(original: OpHandler): OpHandler {
 
 /**
  * Gives a freshly built opcode table (@ethereumjs/evm's getOpcodesForHF `opcodeMap`, and its
- * `dynamicGasHandlers` and `handlers` maps) geth's two halts. Entries are replaced, not changed: a table's entries
- * may be shared (every undefined opcode has INVALID's).
+ * `dynamicGasHandlers` and `handlers` maps) geth's halts and undefined opcodes. Entries are
+ * replaced, not changed: a table's entries may be shared (every undefined opcode has INVALID's).
  */
 export function applyGethHalts(opcodeMap: (OpEntryLike | undefined)[], dynamicGasHandlers?: Map<number, unknown>, handlers?: Map<number, unknown>): void {
   ownUndefinedEntries(opcodeMap);
