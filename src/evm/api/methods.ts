@@ -1,5 +1,5 @@
 // The chain's method table: the services listed in `eth-apis` (§1.2), the eth-filter methods,
-// and the test controls unless the chain config turns them off.
+// and the test controls (with Otterscan's ots_*) unless the chain config turns them off.
 import type { RpcMethod } from '../rpc/server.js';
 import { RpcError, goKind } from '../rpc/server.js';
 import type { EvmBackend } from './backend.js';
@@ -7,6 +7,7 @@ import { ethMethods, type MethodTable } from './eth.js';
 import { debugMethods } from './debug.js';
 import { debugStateMethods } from './debugState.js';
 import { testControlMethods } from './testControls.js';
+import { otterscanMethods } from './otterscan.js';
 import { debugHandlerMethods } from './debugHandler.js';
 import { fileTracerMethods } from './fileTracer.js';
 import { chainAdminMethods } from './chainAdmin.js';
@@ -88,7 +89,11 @@ export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<st
     const s = services[name];
     if (s) for (const [k, v] of s) out.set(k, withArgLimit(k, v));
   }
-  if (be.config.testControls) for (const [k, v] of testControlMethods(be)) out.set(k, v);
+  if (be.config.testControls) {
+    for (const [k, v] of testControlMethods(be)) out.set(k, v);
+    // Otterscan's ots_* (otterscan.md): the explorer people run against Anvil's dev chains.
+    for (const [k, v] of otterscanMethods(be)) out.set(k, v);
+  }
   for (const [k, v] of out) out.set(k, afterAutomine(be, k, v));
   return out;
 }

@@ -605,6 +605,11 @@ const SPECS: Record<string, Kind[]> = {
   anvil_getIntervalMining: [], hardhat_intervalMine: [], anvil_addBalance: ['address', 'quantity'], anvil_autoImpersonateAccount: ['bool'],
   anvil_dealERC20: ['address', 'address', 'quantity'], anvil_setERC20Allowance: ['address', 'address', 'address', 'quantity'],
   anvil_rollback: ['mineCount'], hardhat_setPrevRandao: ['hash'], anvil_setChainId: ['quantity'], anvil_setRpcUrl: ['string'],
+  // Otterscan (served with the test controls; numbers as Otterscan sends them: bare JSON numbers)
+  ots_getApiLevel: [], erigon_getHeaderByNumber: ['blockNum'], ots_hasCode: ['address', 'block'], ots_getInternalOperations: ['hash'],
+  ots_traceTransaction: ['hash'], ots_getTransactionError: ['hash'], ots_getBlockDetails: ['blockNum'], ots_getBlockDetailsByHash: ['hash'],
+  ots_getBlockTransactions: ['blockNum', 'int', 'int'], ots_searchTransactionsBefore: ['address', 'int', 'int'],
+  ots_searchTransactionsAfter: ['address', 'int', 'int'], ots_getTransactionBySenderAndNonce: ['address', 'int'], ots_getContractCreator: ['address'],
   // the server's own, and warp (warp-api-enabled)
   rpc_modules: [], warp_getMessage: ['warpId'], warp_getMessageSignature: ['warpId'], warp_getBlockSignature: ['warpId'],
   warp_getMessageAggregateSignature: ['warpId', 'int', 'warpId'], warp_getBlockAggregateSignature: ['warpId', 'int', 'warpId'],
@@ -623,6 +628,8 @@ const WEIGHT: Record<string, number> = {
   // A reset wipes what the other draws built up, a dump walks the whole state.
   anvil_reset: 0.03, hardhat_reset: 0.03, anvil_dumpState: 0.1, anvil_setBlockTimestampInterval: 0.3, evm_setTime: 0.3,
   anvil_setTime: 0.3, evm_mine_detailed: 0.5, anvil_mine_detailed: 0.5, hardhat_intervalMine: 0.5, anvil_revert: 0.5, anvil_snapshot: 0.2, anvil_rollback: 0.1,
+  // Each may trace blocks (the searches, until their blocks are cached).
+  ots_searchTransactionsBefore: 0.5, ots_searchTransactionsAfter: 0.5, ots_getContractCreator: 0.5,
 };
 
 /** File-name arguments: kept in the test's working directory (no path separators, no ~). */
