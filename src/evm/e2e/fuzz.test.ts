@@ -170,6 +170,19 @@ function num(d: Draw): unknown {
   ]);
 }
 
+/** An EIP-712 message (eth_signTypedData_v4): a permit-like struct with random values. */
+function typedData(d: Draw): { types: object; primaryType: string; domain: object; message: Record<string, unknown> } {
+  return {
+    types: {
+      EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }],
+      Permit: [{ name: 'owner', type: 'address' }, { name: 'value', type: 'uint256' }, { name: 'note', type: 'bytes' }, { name: 'tags', type: 'string[]' }],
+    },
+    primaryType: 'Permit',
+    domain: { name: str(d), chainId: d.int(100000) },
+    message: { owner: '0x' + d.hex(20), value: '0x' + d.hex(1 + d.int(32)), note: '0x' + d.hex(d.int(40)), tags: [str(d), str(d)].slice(0, d.int(3)) },
+  };
+}
+
 function any(d: Draw, depth = 0): unknown {
   const k = d.int(depth > 2 ? 4 : 10);
   switch (k) {
@@ -208,7 +221,7 @@ type Kind =
   | 'address' | 'hash' | 'block' | 'blockNum' | 'quantity' | 'uint' | 'bool' | 'bytes' | 'tx' | 'filter' | 'traceConfig'
   | 'traceCallConfig' | 'stdTraceConfig' | 'stateOverride' | 'blockOverrides' | 'rawTx' | 'percentiles' | 'count' | 'timestamp'
   | 'string' | 'filterId' | 'file' | 'password' | 'url' | 'path' | 'int' | 'nsec' | 'slot' | 'slots' | 'snapshot' | 'mineCount'
-  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'any';
+  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'any';
 
 function address(d: Draw): unknown {
   switch (d.int(6)) {
@@ -528,6 +541,13 @@ function ofKind(d: Draw, kind: Kind): unknown {
       return d.pick<unknown>([...FIXED_KEYS, '0x' + FIXED_KEYS[0], d.hex(31), '00'.repeat(32), 'ff'.repeat(32), 'zz', str(d)]);
     case 'sig':
       return d.pick<unknown>(['0x' + d.hex(64) + d.pick(['1b', '1c', '00', '01', '1d']), '0x' + d.hex(65), '0x' + d.hex(64), '0x' + '00'.repeat(65), bytes(d)]);
+    case 'typedData': {
+      // A valid EIP-712 message with one part replaced by something hostile, or its JSON text.
+      const t = typedData(d);
+      const part = d.pick(['types', 'primaryType', 'domain', 'message'] as const);
+      const bad = { ...t, [part]: any(d) };
+      return d.pick<unknown>([bad, JSON.stringify(bad), JSON.stringify(t).slice(0, d.int(40)), { ...t, message: { ...t.message, value: any(d) } }, any(d)]);
+    }
     default:
       return any(d);
   }
@@ -554,7 +574,7 @@ const SPECS: Record<string, Kind[]> = {
   eth_getTransactionByBlockNumberAndIndex: ['blockNum', 'uint'], eth_getTransactionByBlockHashAndIndex: ['hash', 'uint'],
   eth_getRawTransactionByBlockNumberAndIndex: ['blockNum', 'uint'], eth_getRawTransactionByBlockHashAndIndex: ['hash', 'uint'],
   eth_getTransactionByHash: ['hash'], eth_getRawTransactionByHash: ['hash'], eth_getTransactionReceipt: ['hash'],
-  eth_sendRawTransaction: ['rawTx'], eth_sendTransaction: ['tx'], eth_fillTransaction: ['tx'], eth_sign: ['address', 'bytes'],
+  eth_sendRawTransaction: ['rawTx'], eth_sendTransaction: ['tx'], eth_fillTransaction: ['tx'], eth_sign: ['address', 'bytes'], eth_signTypedData_v4: ['address', 'typedData'],
   eth_signTransaction: ['tx'], eth_resend: ['tx', 'quantity', 'quantity'],
   // eth-filter
   eth_getLogs: ['filter'], eth_newFilter: ['filter'], eth_newBlockFilter: [], eth_newPendingTransactionFilter: ['bool'],
@@ -800,6 +820,8 @@ function valid(d: Draw, kind: Kind): unknown {
       return d.pick(FIXED_KEYS); // importing one again fails before the (slow) key encryption
     case 'sig':
       return '0x' + d.hex(64) + d.pick(['1b', '1c']);
+    case 'typedData':
+      return d.pick<unknown>([typedData(d), JSON.stringify(typedData(d))]);
     default:
       return ofKind(d, kind);
   }
