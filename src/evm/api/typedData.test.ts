@@ -102,6 +102,8 @@ test('eth_signTypedData_v4: bad input is a clear error', async () => {
     [{ ...permit, message: { ...permit.message, value: 'lots' } }, 'message.value: want a uint256 (a whole number, or a decimal or 0x-hex string), got string "lots"'],
     [{ ...permit, message: { ...permit.message, value: '-1' } }, 'message.value: -1 is out of range for uint256'],
     [{ ...permit, message: { ...permit.message, value: 1.5 } }, 'message.value: want a uint256 (a whole number, or a decimal or 0x-hex string), got number 1.5'],
+    // A JSON number past 2^53 would be signed rounded: refused.
+    [{ ...permit, message: { ...permit.message, value: 1e30 } }, 'message.value: want a uint256 (a whole number, or a decimal or 0x-hex string), got number 1e+30'],
     [{ ...permit, message: noValue }, 'message.value: want a uint256 (a whole number, or a decimal or 0x-hex string), got nothing (missing)'],
     [{ ...permit, message: { ...permit.message, owner: '0x1234' } }, 'message.owner: want an address (0x and 40 hex digits), got string "0x1234"'],
     [{ ...permit, message: { ...permit.message, owner: { a: 1 } } }, 'message.owner: want an address (0x and 40 hex digits), got an object'],
