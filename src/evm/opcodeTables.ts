@@ -5,7 +5,8 @@
 // session. The table depends only on the Common's hardfork and EIPs (Powder gives no custom
 // opcodes), and nothing mutates it: opcodeHooks.ts hooks a copy of the entries it changes. A
 // shared table also shares its jump analyses (vmTuning.ts caches them per table). Each table is
-// given geth's own halts for two failures where the package runs out of gas (gethHalts.ts).
+// given geth's own failures where the package's differ (gethHalts.ts: memory past 64 bits,
+// RETURNDATACOPY out of bounds, an entry of its own for each undefined opcode).
 import type { Common } from '@ethereumjs/common';
 import { EVM } from '@ethereumjs/evm';
 import { applyGethHalts, type OpEntryLike } from './gethHalts.js';
