@@ -265,7 +265,41 @@ await build({
 });
 await build({ ...commonJS, entryPoints: [join(root, 'dist/src/cli.js')], outfile: join(root, 'dist/powder.cjs') });
 await build({ ...commonJS, entryPoints: [join(root, 'dist/src/index.js')], outfile: join(root, 'dist/powder.lib.cjs') });
+await appendLogCallers(join(root, 'dist/powder.cjs'));
+await appendLogCallers(join(root, 'dist/powder.lib.cjs'));
 await writeLibraryEntry();
+
+/**
+ * The log lines' callers for a bundle. A log line names the code that logged it, as AvalancheGo's
+ * names its Go file and line (`chains/manager.go:389`); src/logging/logger.ts reads it from the
+ * call's stack frame, which in a bundle is `dist/powder.cjs:<line>`. Each place in the bundle
+ * that calls a logging method (`.info(`, `.warn(` …) is looked up in the bundle's source map,
+ * and the bundle gets, appended after its last line (so no position in it moves), a table from
+ * the call's line and column (where V8 places a method call: the method's name) to the
+ * TypeScript source's `dir/file.ts:line`. It is small (one entry per call site) and lives in the
+ * start-up snapshot with the rest of the bundle.
+ */
+async function appendLogCallers(bundle) {
+  const { readFileSync, appendFileSync } = await import('node:fs');
+  const { SourceMap } = await import('node:module');
+  const text = readFileSync(bundle, 'utf8');
+  const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const table = {};
+  for (const m of text.matchAll(/\.(verbo|debug|trace|info|warn|error|fatal)\(/g)) {
+    const at = m.index + 1; // the method's name
+    let line = lineStarts.length - 1;
+    while (lineStarts[line] > at) line--;
+    const column = at - lineStarts[line];
+    const entry = map.findEntry(line, column);
+    const source = entry?.originalSource;
+    if (!source || !/(^|\/)src\/.+\.ts$/.test(source)) continue;
+    const parts = source.split('/');
+    table[`${line + 1}:${column + 1}`] = `${parts.at(-2)}/${parts.at(-1)}:${entry.originalLine + 1}`;
+  }
+  appendFileSync(bundle, `\nglobalThis.__powderLogCallers=${JSON.stringify(table)};\n`);
+}
 
 /**
  * The V8 flags the snapshot is built and started with (bin/powder passes the same; a snapshot

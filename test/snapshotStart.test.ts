@@ -147,6 +147,24 @@ test('bin/powder from the snapshot: every process makes its own node identity', 
   }
 });
 
+test('bin/powder\'s log lines name the TypeScript source that logged them, not the bundle\'s line', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-log-caller-'));
+  const s = await launch(LAUNCHER, [`--data-dir=${dataDir}`, '--db-type=memdb']);
+  try {
+    assert.ok(fromSnapshot(s));
+    const log = readFileSync(join(dataDir, 'logs/main.log'), 'utf8');
+    // src/node/node.ts logs 'node started' (the line the build's table maps the call to).
+    const line = readFileSync(join(ROOT, 'src/node/node.ts'), 'utf8').split('\n').findIndex((l) => l.includes("log.info('node started'")) + 1;
+    assert.ok(line > 0);
+    assert.match(log, new RegExp(`INFO node/node\\.ts:${line} node started `));
+    assert.match(log, /INFO chains\/manager\.ts:\d+ created chain /);
+    assert.doesNotMatch(log, /powder\.cjs:/);
+  } finally {
+    await stop(s);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number', async () => {
   const arenas = (s: Started) => /(?:^|\0)MALLOC_ARENA_MAX=([^\0]*)/.exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
   for (const [env, want] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '8' }, '8'], [{ MALLOC_ARENA_MAX: undefined, POWDER_SNAPSHOT: 'off' }, '2']] as const) {

@@ -134,6 +134,13 @@ interface Entry {
   fields: Fields | undefined;
 }
 
+/**
+ * The bundles' log call sites: `line:column` in the bundle → `dir/file.ts:line` of the source
+ * (scripts/bundle.mjs appends the table to each bundle).
+ */
+const bundleCallers = (): Record<string, string> | undefined => (globalThis as { __powderLogCallers?: Record<string, string> }).__powderLogCallers;
+const BUNDLE = /(^|[\\/])dist[\\/]powder(\.lib)?\.cjs$/;
+
 /** `dir/file:line` of the code that called the logger (zap's short caller), or ''. */
 function callerOf(method: LevelMethod): string {
   const saved = Error.stackTraceLimit;
@@ -142,10 +149,12 @@ function callerOf(method: LevelMethod): string {
   Error.captureStackTrace(holder, method);
   Error.stackTraceLimit = saved;
   const frame = holder.stack?.split('\n')[1] ?? '';
-  const m = /\(?((?:file:\/\/)?[^\s()]+):(\d+):\d+\)?$/.exec(frame);
+  const m = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/.exec(frame);
   if (!m) return '';
   const file = m[1].replace(/^file:\/\//, '');
-  return `${basename(dirname(file))}/${basename(file)}:${m[2]}`;
+  // In a bundle, the source's file and line rather than the bundle's line.
+  const source = BUNDLE.test(file) ? bundleCallers()?.[`${m[2]}:${m[3]}`] : undefined;
+  return source ?? `${basename(dirname(file))}/${basename(file)}:${m[2]}`;
 }
 
 const COLORS: Record<string, string> = {
