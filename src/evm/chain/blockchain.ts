@@ -286,10 +286,10 @@ export class Blockchain {
     this.headStateRoot = root;
   }
 
-  /** Persists a state edit of the head (anvil_setBalance & co.). */
+  /** Persists a state edit of the head (anvil_setBalance & co.): at once unless a write is in flight. */
   async setHeadState(root: Uint8Array): Promise<void> {
     const ops: Op[] = [...this.state.nodes.takeBatch(), this.store.stateOverrideOp(this.head.hash, root)];
-    await this.store.write(ops);
+    await this.store.writeNow(ops);
     this.state.nodes.settle();
     this.headStateRoot = root;
   }
