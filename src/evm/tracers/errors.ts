@@ -2,7 +2,7 @@
 // chain's eth_call / eth_estimateGas / eth_callDetailed errors (src/evm/api/errors.ts); and
 // Anvil's revert reasons (evm_mine_detailed).
 import type { EVMError } from '@ethereumjs/evm';
-import { invalidOpcodeText } from '../gethHalts.js';
+import { GAS_UINT64_OVERFLOW, invalidOpcodeText } from '../gethHalts.js';
 
 const GETH_ERRORS: Record<string, string> = {
   'out of gas': 'out of gas',
@@ -45,7 +45,7 @@ export function gethErrorText(err: EVMError | { error: string } | undefined, op?
  * them through CaptureFault. `msg` is the @ethereumjs/evm error.
  */
 export function failsBeforeStep(msg: string): boolean {
-  return msg === 'out of gas' || msg === 'gas uint64 overflow' || msg === 'stack underflow' || msg === 'stack overflow';
+  return msg === 'out of gas' || msg === GAS_UINT64_OVERFLOW || msg === 'stack underflow' || msg === 'stack overflow';
 }
 
 /** The other side of failsBeforeStep: failures in the opcode's own run (see there). */
