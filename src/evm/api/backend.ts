@@ -660,8 +660,11 @@ export class EvmBackend {
 
   // --- submission ---------------------------------------------------------------------------
 
-  /** eth_sendRawTransaction: decode, check, admit; in automine mode wait for the block. */
-  async sendRawTransaction(raw: Uint8Array): Promise<string> {
+  /**
+   * A signed tx's bytes decoded as geth's types.Transaction.UnmarshalBinary decodes them (its
+   * checks, in its order and words), on the head's rules; `sent` is the decoded fields.
+   */
+  decodeRawTransaction(raw: Uint8Array): { tx: TypedTransaction; sent: ReturnType<typeof decodeTxFields>['values'] } {
     const chain = this.chain;
     const head = chain.head;
     const common = chain.commons.get(chain.forkAt(head.header.timestamp));
@@ -710,11 +713,17 @@ export class EvmBackend {
     // serialization: the decoder takes canonical RLP only, and every integer is checked for
     // leading zeros (above and by ethereumjs). The frozen tx keeps the hash, as its hash() would.
     (tx as unknown as { cache: { hash?: Uint8Array } }).cache.hash = keccak256(raw);
+    return { tx, sent: fields.values };
+  }
+
+  /** eth_sendRawTransaction: decode, check, admit; in automine mode wait for the block. */
+  async sendRawTransaction(raw: Uint8Array): Promise<string> {
+    const { tx, sent } = this.decodeRawTransaction(raw);
+    const type = tx.type;
     // geth's SubmitTransaction: the fee cap (rpc-tx-fee-cap) first, then the replay protection.
     this.checkFeeCap(tx);
     // geth's tx.Protected(): a typed tx always, a legacy one by its V alone (geth decodes empty
     // signature fields as zeros: V = 0 is not protected).
-    const sent = fields.values;
     const protectedTx = sent ? type !== 0 || isProtectedV(bytesToBigInt(sent[6] as Uint8Array)) : isProtected(tx) && (tx.type !== 0 || tx.isSigned());
     if (!protectedTx) {
       const h = hex(keccak256(raw));
@@ -781,6 +790,25 @@ export class EvmBackend {
       const signed = this.signAs(from, signer, await this.fillTransaction({ ...args, from }));
       return this.submit(signed, signed.serialize());
     });
+  }
+
+  /**
+   * anvil_reorg's tx from a request: filled as eth_sendTransaction fills it, with `nonce`, and
+   * signed as it signs (or impersonated), not sent. A missing gas is estimated on the head; if the
+   * estimate fails (the tx may need the reorg's earlier txs) the head's gas limit is used, as
+   * Anvil falls back to its block gas limit.
+   */
+  async signedForReorg(args: CallArgs, from: string, nonce: bigint): Promise<TypedTransaction> {
+    const signer = this.signerOf(from);
+    let gas = args.gas;
+    if (gas === undefined) {
+      try {
+        gas = await this.estimateGas({ ...args, from, nonce, gasPrice: undefined, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined }, this.chain.head);
+      } catch {
+        gas = this.chain.head.header.gasLimit;
+      }
+    }
+    return this.signAs(from, signer, await this.fillTransaction({ ...args, from, nonce, gas }));
   }
 
   /** Who signs for `from`: its wallet (a dev or keystore key) and/or impersonation; else geth's `unknown account`. */

@@ -89,7 +89,8 @@ function mayMatch(bloom: Uint8Array, c: LogCriteria): boolean {
   return true;
 }
 
-export function blockLogs(be: EvmBackend, b: Block, c: LogCriteria): Record<string, unknown>[] {
+/** The logs of `b` that match `c`; `removed`: as geth sends them for a block taken off the chain. */
+export function blockLogs(be: EvmBackend, b: Block, c: LogCriteria, removed = false): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   if (!mayMatch(b.header.logsBloom, c)) return out;
   const rs = be.chain.receipts(b);
@@ -101,11 +102,24 @@ export function blockLogs(be: EvmBackend, b: Block, c: LogCriteria): Record<stri
     for (const l of r.logs) {
       const addr = hexD(l.address);
       const topics = l.topics.map(hexD);
-      if (matches(c, addr, topics)) out.push(logJSON(l, b, txHash, ti, logIndex));
+      if (matches(c, addr, topics)) {
+        const j = logJSON(l, b, txHash, ti, logIndex);
+        if (removed) j.removed = true;
+        out.push(j);
+      }
       logIndex++;
     }
   });
   return out;
+}
+
+/**
+ * geth's filter system on a reorg (handleRemovedLogs): the logs of the blocks taken off the chain,
+ * lowest block first, each with `removed: true`, matched by address and topics only — the
+ * filter's block range does not apply to them.
+ */
+export function removedLogs(be: EvmBackend, blocks: Block[], c: LogCriteria): Record<string, unknown>[] {
+  return blocks.flatMap((b) => (b.rawTxs.length ? blockLogs(be, b, c, true) : []));
 }
 
 function rangeEnd(be: EvmBackend, s: BlockSpec | undefined, dflt: bigint): bigint {
@@ -173,6 +187,9 @@ export class EvmSubscriptions implements SubscriptionSource {
   constructor(private readonly be: EvmBackend) {
     this.unsub.push(
       be.miner.onBlock((m) => this.onBlock(m)),
+      be.miner.onRemoved((blocks) => {
+        for (const f of this.filters.values()) if (f.kind === 'logs') f.pending.push(...removedLogs(be, blocks, f.criteria));
+      }),
       be.pool.onAdded((p) => {
         for (const f of this.filters.values()) if (f.kind === 'pendingTxs') f.pending.push(p);
       }),
@@ -247,10 +264,17 @@ export class EvmSubscriptions implements SubscriptionSource {
       case 'logs': {
         const c = parseLogCriteria(params[1], 1);
         checkSubscriptionRange(c);
-        return be.miner.onBlock((m) => {
+        const offBlock = be.miner.onBlock((m) => {
           if (!inRange(c, m.block.header.number)) return;
           for (const l of blockLogs(be, m.block, c)) emit(l);
         });
+        const offRemoved = be.miner.onRemoved((blocks) => {
+          for (const l of removedLogs(be, blocks, c)) emit(l);
+        });
+        return () => {
+          offBlock();
+          offRemoved();
+        };
       }
       case 'newPendingTransactions': {
         const full = params[1] === undefined || params[1] === null ? false : bool(params[1], 1);

@@ -31,6 +31,18 @@ export interface Built {
   included: PoolTx[];
 }
 
+/** Txs for a block, in order; `next(true)` asks to skip the rest of the last one's sender (TxPool.ordered does). */
+export type TxSource = Iterator<PoolTx, void, boolean | undefined>;
+
+/**
+ * The txs of `txs` in their order, each tried on its own (as Anvil's executor tries a reorg
+ * block's): one that cannot run does not take its sender's later ones with it, which then run or
+ * fail on their own nonces.
+ */
+export function* listedTxs(txs: readonly PoolTx[]): TxSource {
+  for (const p of txs) yield p;
+}
+
 /** Included txs' return data by tx hash (0x lower-case), kept for a caller that asked (collectOutputs). */
 export type TxOutputs = Map<string, Uint8Array>;
 
@@ -134,9 +146,11 @@ export class BlockBuilder {
 
   /**
    * Builds the next block at `timeMs`. Returns undefined when no tx could be included and
-   * `allowEmpty` is false (Subnet-EVM never builds empty blocks on its own).
+   * `allowEmpty` is false (Subnet-EVM never builds empty blocks on its own). The txs come from the
+   * pool in its price-and-nonce order, or from `source` (anvil_reorg's blocks of given txs), which
+   * is told, as the pool's order is, when a sender's later txs are to be skipped.
    */
-  async build(timeMs: bigint, allowEmpty: boolean): Promise<Built | undefined> {
+  async build(timeMs: bigint, allowEmpty: boolean, source?: TxSource): Promise<Built | undefined> {
     const chain = this.chain;
     const parent = chain.head;
     const sm = this.liveState();
@@ -163,7 +177,7 @@ export class BlockBuilder {
       const bloom = new Uint8Array(256);
       let gasUsed = 0n;
       let bytes = 0;
-      const it = this.pool.ordered(baseFee);
+      const it = source ?? this.pool.ordered(baseFee);
       let next = it.next();
       while (!next.done) {
         const p = next.value;

@@ -7,7 +7,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { Blockchain, Block } from '../chain/blockchain.js';
 import type { StoredReceipt } from '../chain/store.js';
 import type { PoolTx, TxPool } from '../txpool/pool.js';
-import type { BlockBuilder, Built } from './builder.js';
+import { listedTxs, type BlockBuilder, type Built, type TxSource } from './builder.js';
 import { timeMs } from '../chain/header.js';
 import { MAX_FUTURE_BLOCK_MS } from '../fees/minDelay.js';
 
@@ -65,6 +65,8 @@ export class Miner {
   private arrivals = 0;
   private closed = false;
   private readonly listeners: ((m: MinedBlock) => void)[] = [];
+  /** Told of blocks taken off the chain by anvil_rollback and anvil_reorg (for their removed logs). */
+  private readonly removedListeners: ((blocks: Block[]) => void)[] = [];
   /** Callers of settled() waiting for the automine to go idle. */
   private idleWaiters: (() => void)[] = [];
   /** A block is being built (from the lock's request until its ops go to the database). */
@@ -98,6 +100,15 @@ export class Miner {
     return () => {
       const i = this.listeners.indexOf(fn);
       if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  /** `fn` is told of the blocks a rollback or a reorg took off the chain, lowest first. */
+  onRemoved(fn: (blocks: Block[]) => void): () => void {
+    this.removedListeners.push(fn);
+    return () => {
+      const i = this.removedListeners.indexOf(fn);
+      if (i >= 0) this.removedListeners.splice(i, 1);
     };
   }
 
@@ -334,13 +345,52 @@ export class Miner {
   }
 
   /** The next block on the head at `timestampMs` (or the clock's time), at least the rules' delay after it. */
-  private buildNext(allowEmpty: boolean, timestampMs?: bigint): Promise<Built | undefined> {
+  private buildNext(allowEmpty: boolean, timestampMs?: bigint, source?: TxSource): Promise<Built | undefined> {
     let t = timestampMs ?? this.clock.nextTimestampMs ?? this.clock.intervalTimeAfter(this.chain.head) ?? this.clock.nowMs();
     const min = this.minChildMs(this.chain.head);
     if (t < min) t = min;
     // Granite headers carry the time in uint64 milliseconds: past that, no block can be made.
     if (t > MAX_BLOCK_TIME_MS) throw new BlockTimeExhaustedError(t);
-    return this.builder.build(t, allowEmpty);
+    return this.builder.build(t, allowEmpty, source);
+  }
+
+  /**
+   * The chain rewound to `targetOf()` (read under the lock; anvil_rollback, anvil_reorg), then, for anvil_reorg, one new block
+   * per entry of `blocks`, of exactly those txs in that order (one that cannot run is left out;
+   * the pool's txs are not taken),
+   * at the clock's time, each written before the next is built. All under one hold of the lock, so
+   * no other block comes between. `rewound` runs right after the rewind, under the lock. The
+   * removed blocks' listeners are told first, then the new blocks' (as geth sends a reorg's removed
+   * logs before the new chain's). A failed build or write leaves the blocks made before it.
+   */
+  async rewind(targetOf: () => Block, blocks: readonly (readonly PoolTx[])[], rewound: (target: Block) => void): Promise<MinedBlock[]> {
+    this.building = true;
+    const release = await this.lock.acquire();
+    const removed: Block[] = [];
+    const mined: MinedBlock[] = [];
+    try {
+      this.building = true;
+      const target = targetOf();
+      for (let n = target.header.number + 1n; n <= this.chain.head.header.number; n++) removed.push(this.chain.blockByNumber(n)!);
+      await this.chain.rewindTo(target.header.number, this.chain.stateRootOf(target));
+      rewound(target);
+      for (const txs of blocks) {
+        if (this.closed) break;
+        const built = (await this.buildNext(true, undefined, listedTxs(txs)))!;
+        await this.chain.store.write(built.ops);
+        this.chain.state.nodes.settle();
+        this.accept(built, {});
+        mined.push({ block: built.block, receipts: built.receipts });
+        this.log.info('mined reorg block', { number: Number(built.block.header.number), valid: built.included.length, invalid: txs.length - built.included.length });
+      }
+    } finally {
+      this.building = false;
+      release();
+      this.releaseAdmission();
+      if (removed.length) this.announceRemoved(removed);
+      for (const m of mined) this.announce(m);
+    }
+    return mined;
   }
 
   /**
@@ -422,6 +472,16 @@ export class Miner {
         l(m);
       } catch (e) {
         this.log.warn('block listener failed', { error: (e as Error).message });
+      }
+    }
+  }
+
+  private announceRemoved(blocks: Block[]): void {
+    for (const l of this.removedListeners) {
+      try {
+        l(blocks);
+      } catch (e) {
+        this.log.warn('removed-block listener failed', { error: (e as Error).message });
       }
     }
   }
