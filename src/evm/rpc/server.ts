@@ -13,13 +13,24 @@ import { normalizeForWs, refuseWebSocket, websocketRefusal } from '../../server/
 import { RawNumber, lossyNumber, rawIds } from './rawIds.js';
 import { keepParamNumbers } from './rawNumbers.js';
 
+/**
+ * An error answer (code, message, data). It is an answer, not a fault, so it is made without a
+ * stack trace: capturing one costs ~6–8 µs at a handler's depth (~0.7 without), which a reverting
+ * eth_call paid on every answer.
+ */
 export class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
     readonly data?: unknown,
   ) {
-    super(message);
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }
 
