@@ -57,7 +57,7 @@ const ARITY: Record<string, number> = {
 // quantities (and for blocks the usual tags) are taken too, as by Anvil's lenient decoders.
 
 /** A block given as a JSON number, a hex quantity or a tag. */
-function blockArg(p: unknown[], i: number): BlockSpec {
+export function blockArg(p: unknown[], i: number): BlockSpec {
   const v = required(p, i);
   if (typeof v === 'number') return { kind: 'number', number: uint64NumberArg(p, i) };
   return blockNumber(v, i);
@@ -83,7 +83,7 @@ function stateBlockArg(p: unknown[], i: number): BlockSpec | undefined {
 // Blocks and txs
 
 /** The block, or null where the backend refuses it (a number past the head). */
-function blockOrNull(be: EvmBackend, spec: BlockSpec): Block | null {
+export function blockOrNull(be: EvmBackend, spec: BlockSpec): Block | null {
   try {
     return be.resolve(spec);
   } catch (e) {

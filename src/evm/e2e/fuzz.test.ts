@@ -221,7 +221,7 @@ type Kind =
   | 'address' | 'hash' | 'block' | 'blockNum' | 'quantity' | 'uint' | 'bool' | 'bytes' | 'tx' | 'filter' | 'traceConfig'
   | 'traceCallConfig' | 'stdTraceConfig' | 'stateOverride' | 'blockOverrides' | 'rawTx' | 'percentiles' | 'count' | 'timestamp'
   | 'string' | 'filterId' | 'file' | 'password' | 'url' | 'path' | 'int' | 'nsec' | 'slot' | 'slots' | 'snapshot' | 'mineCount'
-  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'reorgPairs' | 'any';
+  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'reorgPairs' | 'traceFilter' | 'traceTypes' | 'any';
 
 function address(d: Draw): unknown {
   switch (d.int(6)) {
@@ -365,6 +365,23 @@ function filter(d: Draw): unknown {
   return new Dup(e);
 }
 
+/** trace_filter's object (Anvil's TraceFilter): blocks as numbers, quantities or tags, address lists, after / count, mode. */
+function traceFilter(d: Draw): unknown {
+  if (d.chance(0.1)) return any(d, 1);
+  const e: [string, unknown][] = [];
+  const block = () => (d.chance(0.6) ? blockNum(d) : d.pick<unknown>([0, 1, facts.head, facts.head + 400, 2 ** 64, -1, 1.5, new Raw('1e400')]));
+  if (d.chance(0.5)) e.push(['fromBlock', block()]);
+  if (d.chance(0.5)) e.push(['toBlock', block()]);
+  for (const k of ['fromAddress', 'toAddress']) {
+    if (d.chance(0.4)) e.push([k, d.pick<() => unknown>([() => [address(d)], () => [address(d), address(d)], () => [], () => address(d), () => [1], () => [null], () => null])()]);
+  }
+  if (d.chance(0.3)) e.push(['after', ofKind(d, 'count')]);
+  if (d.chance(0.3)) e.push(['count', ofKind(d, 'count')]);
+  if (d.chance(0.2)) e.push(['mode', d.pick<unknown>(['union', 'intersection', 'both', 1, null])]);
+  if (d.chance(0.1)) e.push([d.pick(KEYS), any(d, 2)]);
+  return new Dup(e);
+}
+
 function traceConfig(d: Draw, call = false): unknown {
   if (d.chance(0.1)) return any(d, 1);
   const e: [string, unknown][] = [];
@@ -493,6 +510,10 @@ function ofKind(d: Draw, kind: Kind): unknown {
       return traceConfig(d);
     case 'traceCallConfig':
       return traceConfig(d, true);
+    case 'traceFilter':
+      return traceFilter(d);
+    case 'traceTypes':
+      return d.pick<unknown>([['trace'], [], ['vmTrace'], ['stateDiff'], ['trace', 'vmTrace'], ['bogus'], ['trace', 'trace'], 'trace', [1], [null], null, {}]);
     case 'stdTraceConfig':
       return stdTraceConfig(d);
     case 'stateOverride':
@@ -635,6 +656,9 @@ const SPECS: Record<string, Kind[]> = {
   ots_traceTransaction: ['hash'], ots_getTransactionError: ['hash'], ots_getBlockDetails: ['blockNum'], ots_getBlockDetailsByHash: ['hash'],
   ots_getBlockTransactions: ['blockNum', 'int', 'int'], ots_searchTransactionsBefore: ['address', 'int', 'int'],
   ots_searchTransactionsAfter: ['address', 'int', 'int'], ots_getTransactionBySenderAndNonce: ['address', 'int'], ots_getContractCreator: ['address'],
+  // Parity's trace_* (served with the test controls, as Anvil serves them)
+  trace_transaction: ['hash'], trace_block: ['blockNum'], trace_filter: ['traceFilter'], trace_replayTransaction: ['hash', 'traceTypes'],
+  trace_replayBlockTransactions: ['blockNum', 'traceTypes'],
   // the server's own, and warp (warp-api-enabled)
   rpc_modules: [], warp_getMessage: ['warpId'], warp_getMessageSignature: ['warpId'], warp_getBlockSignature: ['warpId'],
   warp_getMessageAggregateSignature: ['warpId', 'int', 'warpId'], warp_getBlockAggregateSignature: ['warpId', 'int', 'warpId'],
@@ -655,6 +679,8 @@ const WEIGHT: Record<string, number> = {
   anvil_setTime: 0.3, evm_mine_detailed: 0.5, anvil_mine_detailed: 0.5, hardhat_intervalMine: 0.5, anvil_revert: 0.5, anvil_snapshot: 0.2, anvil_rollback: 0.1, anvil_reorg: 0.1,
   // Each may trace blocks (the searches, until their blocks are cached).
   ots_searchTransactionsBefore: 0.5, ots_searchTransactionsAfter: 0.5, ots_getContractCreator: 0.5,
+  // Each traces whole blocks (trace_filter up to 301 of them).
+  trace_block: 0.5, trace_replayBlockTransactions: 0.5, trace_filter: 0.3,
 };
 
 /** File-name arguments: kept in the test's working directory (no path separators, no ~). */
@@ -780,6 +806,19 @@ function valid(d: Draw, kind: Kind): unknown {
     }
     case 'stdTraceConfig':
       return d.pick<unknown>([{}, { txHash: d.pick(facts.txHashes) }, { enableMemory: true, disableStack: true }]);
+    case 'traceFilter': {
+      const o: Record<string, unknown> = {};
+      if (d.chance(0.6)) o.fromBlock = d.pick<unknown>(['0x0', 'earliest', 0, '0x1']);
+      if (d.chance(0.6)) o.toBlock = d.pick<unknown>(['latest', facts.head, '0x' + facts.head.toString(16)]);
+      if (d.chance(0.4)) o.fromAddress = [d.pick(facts.addresses)];
+      if (d.chance(0.4)) o.toAddress = [d.chance(0.5) ? facts.contract : d.pick(facts.addresses)];
+      if (d.chance(0.3)) o.after = d.int(4);
+      if (d.chance(0.3)) o.count = d.int(8);
+      if (d.chance(0.2)) o.mode = d.pick(['union', 'intersection']);
+      return o;
+    }
+    case 'traceTypes':
+      return d.pick<unknown>([['trace'], []]);
     case 'stateOverride':
       return { [d.pick(facts.addresses)]: d.pick<unknown>([{ balance: '0x1' }, { code: valid(d, 'bytes') }, { nonce: '0x5' }, { stateDiff: { ['0x' + '00'.repeat(32)]: '0x' + d.hex(32) } }, { state: {} }]) };
     case 'blockOverrides':

@@ -162,6 +162,16 @@ export class CallTracer implements Tracer {
     this.gasUsed = gasUsed;
   }
 
+  /**
+   * The tree as the EVM ran it, without the tx-level numbers frame() puts on the top frame: its
+   * `gas` is what its execution was given (the tx's gas less the intrinsic gas) and its `gasUsed`
+   * what the execution spent, as Parity reports a tx's top call (parityTrace.ts). Call it instead
+   * of frame(), not after it.
+   */
+  executedFrame(): Frame | undefined {
+    return this.top;
+  }
+
   /** The finished tree (what result() writes), for the tracers built on it (flatCallTracer). */
   frame(): Frame | undefined {
     const top = this.top;
