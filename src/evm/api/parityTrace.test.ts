@@ -353,7 +353,7 @@ test('bad input: each a clear JSON-RPC error, and the node goes on', async () =>
     ['trace_filter', `[{"mode":${deep}}]`, 'invalid argument 0: mode: want "union" or "intersection", not array'],
   ]) {
     const r = await fetch(rpc.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}` });
-    assert.deepEqual((await r.json()).error, { code: -32602, message }, method);
+    assert.deepEqual(((await r.json()) as { error?: unknown }).error, { code: -32602, message }, method);
   }
   assert.equal(typeof (await rpc('eth_blockNumber', [])), 'string', 'still serving');
 });

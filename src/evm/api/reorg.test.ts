@@ -6,42 +6,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { rpcError, signTx, deployFromDev, DEV_ADDRS, type Rpc, withDevNode } from '../chain/testkit.js';
+import { wsClient } from '../../../test/wsClient.js';
 
 const OTHER = '0x1234567890123456789012345678901234567890';
 /** A contract that logs LOG1(topic 0x2a, no data) on every call: PUSH1 0x2a PUSH1 0 PUSH1 0 LOG1 STOP behind its creation code. */
 const LOGGER_CREATION = '0x67602a60006000a1006000526008' + '6018f3';
 const TOPIC = '0x' + '2a'.padStart(64, '0');
-
-/** A WebSocket JSON-RPC client that keeps every subscription notification. */
-function wsClient(url: string) {
-  const ws = new WebSocket(url);
-  const notes: { subscription: string; result: any }[] = [];
-  const waiting = new Map<number, (m: any) => void>();
-  let id = 0;
-  ws.on('message', (d) => {
-    const m = JSON.parse(String(d));
-    if (m.method === 'eth_subscription') notes.push(m.params);
-    else waiting.get(m.id)?.(m);
-  });
-  const opened = new Promise((r) => ws.once('open', r));
-  return {
-    notes,
-    async call(method: string, params: unknown[]) {
-      await opened;
-      const myId = ++id;
-      const p = new Promise<any>((r) => waiting.set(myId, r));
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id: myId, method, params }));
-      return (await p).result;
-    },
-    async until(n: number, sub: string) {
-      for (let i = 0; i < 200 && notes.filter((x) => x.subscription === sub).length < n; i++) await new Promise((r) => setTimeout(r, 10));
-      return notes.filter((x) => x.subscription === sub).map((x) => x.result);
-    },
-    close: () => ws.close(),
-  };
-}
 
 const withNode = <T>(dataDir: string, fn: (rpc: Rpc) => Promise<T>): Promise<T> => withDevNode((rpc) => fn(rpc), { 'data-dir': dataDir });
 
@@ -50,16 +21,22 @@ test('anvil_reorg: the last blocks replaced by as many new ones holding the give
   try {
     const kept = await withNode(dataDir, async (rpc) => {
       const logger = await deployFromDev(rpc, LOGGER_CREATION); // block 1
-      const ws = wsClient(rpc.url.replace(/^http/, 'ws').replace(/\/rpc$/, '/ws'));
+      const ws = await wsClient(rpc.url.replace(/^http/, 'ws').replace(/\/rpc$/, '/ws'));
+      /** The next `n` notifications of subscription `sub`. */
+      const notes = async (sub: string, n: number) => {
+        const out = [];
+        for (let i = 0; i < n; i++) out.push((await ws.notification(sub)).params.result);
+        return out;
+      };
       try {
-        const logsSub = await ws.call('eth_subscribe', ['logs', { address: logger }]);
-        const headsSub = await ws.call('eth_subscribe', ['newHeads']);
+        const logsSub = (await ws.request('eth_subscribe', ['logs', { address: logger }])).result;
+        const headsSub = (await ws.request('eth_subscribe', ['newHeads'])).result;
         const filter = await rpc('eth_newFilter', [{ address: logger }]);
         const a = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: logger }]); // block 2
         const b = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: logger }]); // block 3
         const old2 = await rpc('eth_getBlockByNumber', ['0x2', false]);
         const old3 = await rpc('eth_getBlockByNumber', ['0x3', false]);
-        assert.equal((await ws.until(2, logsSub)).length, 2);
+        assert.equal((await notes(logsSub, 2)).length, 2);
         assert.equal((await rpc('eth_getFilterChanges', [filter])).length, 2);
         const nonce1 = BigInt(await rpc('eth_getTransactionCount', [DEV_ADDRS[1], 'latest']));
 
@@ -99,12 +76,12 @@ test('anvil_reorg: the last blocks replaced by as many new ones holding the give
           { removed: false, blockHash: new3.hash, transactionHash: new3.transactions[0].hash },
         ];
         const shape = (l: any) => ({ removed: l.removed, blockHash: l.blockHash, transactionHash: l.transactionHash });
-        const subLogs = (await ws.until(6, logsSub)).slice(2);
+        const subLogs = await notes(logsSub, 4);
         assert.deepEqual(subLogs.map(shape), expected);
         for (const l of subLogs) assert.deepEqual([l.address, l.topics], [logger, [TOPIC]]);
         assert.deepEqual((await rpc('eth_getFilterChanges', [filter])).map(shape), expected);
         // The new heads are announced as any mined block is.
-        const heads = await ws.until(5, headsSub);
+        const heads = await notes(headsSub, 4);
         assert.deepEqual(heads.slice(-2).map((h: any) => h.hash), [new2.hash, new3.hash]);
       } finally {
         ws.close();
