@@ -330,7 +330,8 @@ export class EvmBackend {
 
   // --- execution ----------------------------------------------------------------------------
 
-  private async applyOverrides(sm: StateManagerInterface, overrides: Map<string, StateOverride>): Promise<void> {
+  /** Writes eth_call's state overrides into `sm` (also eth_simulateV1's, at the start of their block). */
+  async applyOverrides(sm: StateManagerInterface, overrides: Map<string, StateOverride>): Promise<void> {
     for (const [addr, o] of overrides) {
       const a = createAddressFromString(addr);
       const acc = (await sm.getAccount(a)) ?? new Account();

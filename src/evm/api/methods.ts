@@ -1,6 +1,6 @@
 // The chain's method table: the services listed in `eth-apis` (§1.2), the eth-filter methods,
-// and the test controls (with Otterscan's ots_*, Parity's trace_* and eth_signTypedData_v4)
-// unless the chain config turns them off.
+// and the test controls (with Otterscan's ots_*, Parity's trace_*, eth_simulateV1 and
+// eth_signTypedData_v4) unless the chain config turns them off.
 import type { RpcMethod } from '../rpc/server.js';
 import { RpcError, goKind } from '../rpc/server.js';
 import type { EvmBackend } from './backend.js';
@@ -10,6 +10,7 @@ import { debugStateMethods } from './debugState.js';
 import { testControlMethods } from './testControls.js';
 import { otterscanMethods } from './otterscan.js';
 import { parityTraceMethods } from './parityTrace.js';
+import { simulateMethods } from './simulate.js';
 import { typedDataMethods } from './typedData.js';
 import { debugHandlerMethods } from './debugHandler.js';
 import { fileTracerMethods } from './fileTracer.js';
@@ -98,6 +99,8 @@ export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<st
     for (const [k, v] of otterscanMethods(be)) out.set(k, v);
     // Parity's trace_* (parityTrace.md), as Anvil serves them: a real Subnet-EVM node has none.
     for (const [k, v] of parityTraceMethods(be)) out.set(k, v);
+    // eth_simulateV1 (simulate.md): geth's and Anvil's multi-block simulation, which Subnet-EVM lacks.
+    for (const [k, v] of simulateMethods(be)) out.set(k, v);
     // eth_signTypedData_v4 (typedData.ts): the dev nodes' EIP-712 signing, which geth lacks.
     for (const [k, v] of typedDataMethods(be)) out.set(k, v);
   }

@@ -221,7 +221,7 @@ type Kind =
   | 'address' | 'hash' | 'block' | 'blockNum' | 'quantity' | 'uint' | 'bool' | 'bytes' | 'tx' | 'filter' | 'traceConfig'
   | 'traceCallConfig' | 'stdTraceConfig' | 'stateOverride' | 'blockOverrides' | 'rawTx' | 'percentiles' | 'count' | 'timestamp'
   | 'string' | 'filterId' | 'file' | 'password' | 'url' | 'path' | 'int' | 'nsec' | 'slot' | 'slots' | 'snapshot' | 'mineCount'
-  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'reorgPairs' | 'traceFilter' | 'traceTypes' | 'any';
+  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'reorgPairs' | 'traceFilter' | 'traceTypes' | 'simOpts' | 'any';
 
 function address(d: Draw): unknown {
   switch (d.int(6)) {
@@ -567,6 +567,18 @@ function ofKind(d: Draw, kind: Kind): unknown {
       const pair = () => d.pick<unknown>([[rawTx(d), d.int(3)], [txObj(d), d.int(3)], [rawTx(d), any(d, 1)], [any(d, 1), 0], [rawTx(d)], any(d, 1)]);
       return d.chance(0.8) ? Array.from({ length: d.int(4) }, pair) : any(d, 1);
     }
+    case 'simOpts': {
+      // eth_simulateV1's options: blocks of drawn calls and overrides, hostile fields, too many blocks.
+      const blk = () =>
+        d.pick<unknown>([{}, null, { calls: [txObj(d)] }, { calls: any(d, 1) }, { blockOverrides: blockOverrides(d) }, { stateOverrides: stateOverride(d) }, { blockOverrides: { number: quantity(d), time: quantity(d) }, calls: [txObj(d), txObj(d)] }, any(d, 1)]);
+      return d.pick<unknown>([
+        { blockStateCalls: Array.from({ length: d.int(4) }, blk), traceTransfers: ofKind(d, 'bool'), validation: ofKind(d, 'bool'), returnFullTransactions: ofKind(d, 'bool') },
+        { blockStateCalls: any(d, 1) },
+        { blockStateCalls: Array.from({ length: d.pick([256, 257]) }, () => ({})) },
+        { blockStateCalls: [{ blockOverrides: { number: '0x' + d.hex(d.int(9)) } }, { blockOverrides: { number: '0x1' } }] },
+        any(d),
+      ]);
+    }
     case 'typedData': {
       // A valid EIP-712 message with one part replaced by something hostile, or its JSON text.
       const t = typedData(d);
@@ -659,6 +671,8 @@ const SPECS: Record<string, Kind[]> = {
   // Parity's trace_* (served with the test controls, as Anvil serves them)
   trace_transaction: ['hash'], trace_block: ['blockNum'], trace_filter: ['traceFilter'], trace_replayTransaction: ['hash', 'traceTypes'],
   trace_replayBlockTransactions: ['blockNum', 'traceTypes'],
+  // eth_simulateV1 (served with the test controls)
+  eth_simulateV1: ['simOpts', 'block'],
   // the server's own, and warp (warp-api-enabled)
   rpc_modules: [], warp_getMessage: ['warpId'], warp_getMessageSignature: ['warpId'], warp_getBlockSignature: ['warpId'],
   warp_getMessageAggregateSignature: ['warpId', 'int', 'warpId'], warp_getBlockAggregateSignature: ['warpId', 'int', 'warpId'],
@@ -681,6 +695,8 @@ const WEIGHT: Record<string, number> = {
   ots_searchTransactionsBefore: 0.5, ots_searchTransactionsAfter: 0.5, ots_getContractCreator: 0.5,
   // Each traces whole blocks (trace_filter up to 301 of them).
   trace_block: 0.5, trace_replayBlockTransactions: 0.5, trace_filter: 0.3,
+  // Up to 256 blocks of calls, each block's state root computed.
+  eth_simulateV1: 0.5,
 };
 
 /** File-name arguments: kept in the test's working directory (no path separators, no ~). */
@@ -868,6 +884,15 @@ function valid(d: Draw, kind: Kind): unknown {
       return d.pick<unknown>([typedData(d), JSON.stringify(typedData(d))]);
     case 'reorgPairs':
       return [];
+    case 'simOpts': {
+      const blk = () => {
+        const b: Record<string, unknown> = { calls: Array.from({ length: d.int(3) }, () => valid(d, 'tx')) };
+        if (d.chance(0.3)) b.stateOverrides = valid(d, 'stateOverride');
+        if (d.chance(0.2)) b.blockOverrides = d.pick<unknown>([{ time: '0x' + (2_000_000_000 + d.int(1000)).toString(16) }, { gasLimit: '0x1000000', baseFeePerGas: '0x0' }, { feeRecipient: d.pick(facts.addresses) }]);
+        return b;
+      };
+      return { blockStateCalls: Array.from({ length: 1 + d.int(3) }, blk), traceTransfers: d.chance(0.5), validation: d.chance(0.2), returnFullTransactions: d.chance(0.5) };
+    }
     default:
       return ofKind(d, kind);
   }
