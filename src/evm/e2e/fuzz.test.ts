@@ -673,6 +673,8 @@ const SPECS: Record<string, Kind[]> = {
   trace_replayBlockTransactions: ['blockNum', 'traceTypes'],
   // eth_simulateV1 (served with the test controls)
   eth_simulateV1: ['simOpts', 'block'],
+  // Anvil's account readers (served with the test controls)
+  eth_getAccount: ['address', 'block'], eth_getAccountInfo: ['address', 'block'],
   // the server's own, and warp (warp-api-enabled)
   rpc_modules: [], warp_getMessage: ['warpId'], warp_getMessageSignature: ['warpId'], warp_getBlockSignature: ['warpId'],
   warp_getMessageAggregateSignature: ['warpId', 'int', 'warpId'], warp_getBlockAggregateSignature: ['warpId', 'int', 'warpId'],
