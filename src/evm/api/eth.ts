@@ -408,14 +408,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     const pt = be.pool.get(h);
     return pt ? hexD(pt.raw) : '0x';
   });
-  itx.set('eth_getTransactionReceipt', (p) => {
-    const h = hash32(required(p, 0), 0);
-    const found = chain.findTx(hexToBytes(h));
-    if (!found) return null;
-    const { block, index } = found;
-    const tx = chain.txsOf(block)[index];
-    return receiptJSON(tx, hexD(block.senders[index]), chain.receipts(block)[index], block, index, logIndexBase(be, block, index), keccak256);
-  });
+  itx.set('eth_getTransactionReceipt', (p) => transactionReceipt(be, hash32(required(p, 0), 0)));
   itx.set('eth_sendRawTransaction', async (p) => be.sendRawTransaction(bytes(required(p, 0), 0)));
   itx.set('eth_sendTransaction', async (p) => be.sendTransaction(parseCallArgs(required(p, 0), 0)));
   itx.set('eth_fillTransaction', async (p) => {
@@ -528,4 +521,14 @@ export function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
   out.set(signature, 0);
   out[64] = recid + 27;
   return out;
+}
+
+/** eth_getTransactionReceipt's answer for a tx hash (0x hex): null while it is not mined. */
+export function transactionReceipt(be: EvmBackend, hash: string): Record<string, unknown> | null {
+  const chain = be.chain;
+  const found = chain.findTx(hexToBytes(hash));
+  if (!found) return null;
+  const { block, index } = found;
+  const tx = chain.txsOf(block)[index];
+  return receiptJSON(tx, hexD(block.senders[index]), chain.receipts(block)[index], block, index, logIndexBase(be, block, index), keccak256);
 }

@@ -12,6 +12,7 @@ import { otterscanMethods } from './otterscan.js';
 import { parityTraceMethods } from './parityTrace.js';
 import { simulateMethods } from './simulate.js';
 import { accountInfoMethods } from './accountInfo.js';
+import { syncSendMethods } from './syncSend.js';
 import { typedDataMethods } from './typedData.js';
 import { debugHandlerMethods } from './debugHandler.js';
 import { fileTracerMethods } from './fileTracer.js';
@@ -104,6 +105,8 @@ export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<st
     for (const [k, v] of simulateMethods(be)) out.set(k, v);
     // Anvil's eth_getAccount / eth_getAccountInfo (accountInfo.ts): the account in one read.
     for (const [k, v] of accountInfoMethods(be)) out.set(k, v);
+    // EIP-7966's eth_sendRawTransactionSync / eth_sendTransactionSync (syncSend.ts): the receipt as the answer.
+    for (const [k, v] of syncSendMethods(be)) out.set(k, v);
     // eth_signTypedData_v4 (typedData.ts): the dev nodes' EIP-712 signing, which geth lacks.
     for (const [k, v] of typedDataMethods(be)) out.set(k, v);
   }

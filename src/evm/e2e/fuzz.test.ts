@@ -221,7 +221,7 @@ type Kind =
   | 'address' | 'hash' | 'block' | 'blockNum' | 'quantity' | 'uint' | 'bool' | 'bytes' | 'tx' | 'filter' | 'traceConfig'
   | 'traceCallConfig' | 'stdTraceConfig' | 'stateOverride' | 'blockOverrides' | 'rawTx' | 'percentiles' | 'count' | 'timestamp'
   | 'string' | 'filterId' | 'file' | 'password' | 'url' | 'path' | 'int' | 'nsec' | 'slot' | 'slots' | 'snapshot' | 'mineCount'
-  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'reorgPairs' | 'traceFilter' | 'traceTypes' | 'simOpts' | 'any';
+  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'reorgPairs' | 'traceFilter' | 'traceTypes' | 'simOpts' | 'syncTimeout' | 'any';
 
 function address(d: Draw): unknown {
   switch (d.int(6)) {
@@ -562,6 +562,9 @@ function ofKind(d: Draw, kind: Kind): unknown {
       return d.pick<unknown>([...FIXED_KEYS, '0x' + FIXED_KEYS[0], d.hex(31), '00'.repeat(32), 'ff'.repeat(32), 'zz', str(d)]);
     case 'sig':
       return d.pick<unknown>(['0x' + d.hex(64) + d.pick(['1b', '1c', '00', '01', '1d']), '0x' + d.hex(65), '0x' + d.hex(64), '0x' + '00'.repeat(65), bytes(d)]);
+    case 'syncTimeout':
+      // Short waits only: a tx the fuzz leaves unmined is waited for until the timeout.
+      return d.pick<unknown>([0, 1, 10, '0x0', '0xa', -1, 1.5, 'x', null, '0x', [], {}, new Raw('1e400')]);
     case 'reorgPairs': {
       // anvil_reorg's [tx, block] pairs: signed bytes or requests, block indexes good and bad, broken pairs.
       const pair = () => d.pick<unknown>([[rawTx(d), d.int(3)], [txObj(d), d.int(3)], [rawTx(d), any(d, 1)], [any(d, 1), 0], [rawTx(d)], any(d, 1)]);
@@ -675,6 +678,8 @@ const SPECS: Record<string, Kind[]> = {
   eth_simulateV1: ['simOpts', 'block'],
   // Anvil's account readers (served with the test controls)
   eth_getAccount: ['address', 'block'], eth_getAccountInfo: ['address', 'block'],
+  // EIP-7966 (served with the test controls)
+  eth_sendRawTransactionSync: ['rawTx', 'syncTimeout'], eth_sendTransactionSync: ['tx', 'syncTimeout'],
   // the server's own, and warp (warp-api-enabled)
   rpc_modules: [], warp_getMessage: ['warpId'], warp_getMessageSignature: ['warpId'], warp_getBlockSignature: ['warpId'],
   warp_getMessageAggregateSignature: ['warpId', 'int', 'warpId'], warp_getBlockAggregateSignature: ['warpId', 'int', 'warpId'],
@@ -692,7 +697,7 @@ const WEIGHT: Record<string, number> = {
   evm_mine: 0.5, anvil_mine: 0.5, hardhat_mine: 0.5, evm_revert: 0.5, evm_snapshot: 0.2, eth_estimateGas: 0.7, eth_createAccessList: 0.7,
   // A reset wipes what the other draws built up, a dump walks the whole state.
   anvil_reset: 0.03, hardhat_reset: 0.03, anvil_dumpState: 0.1, anvil_setBlockTimestampInterval: 0.3, evm_setTime: 0.3,
-  anvil_setTime: 0.3, evm_mine_detailed: 0.5, anvil_mine_detailed: 0.5, hardhat_intervalMine: 0.5, anvil_revert: 0.5, anvil_snapshot: 0.2, anvil_rollback: 0.1, anvil_reorg: 0.1,
+  anvil_setTime: 0.3, evm_mine_detailed: 0.5, anvil_mine_detailed: 0.5, hardhat_intervalMine: 0.5, anvil_revert: 0.5, anvil_snapshot: 0.2, anvil_rollback: 0.1, anvil_reorg: 0.1, eth_sendRawTransactionSync: 0.2, eth_sendTransactionSync: 0.2,
   // Each may trace blocks (the searches, until their blocks are cached).
   ots_searchTransactionsBefore: 0.5, ots_searchTransactionsAfter: 0.5, ots_getContractCreator: 0.5,
   // Each traces whole blocks (trace_filter up to 301 of them).
@@ -886,6 +891,8 @@ function valid(d: Draw, kind: Kind): unknown {
       return d.pick<unknown>([typedData(d), JSON.stringify(typedData(d))]);
     case 'reorgPairs':
       return [];
+    case 'syncTimeout':
+      return d.pick([0, 10]);
     case 'simOpts': {
       const blk = () => {
         const b: Record<string, unknown> = { calls: Array.from({ length: d.int(3) }, () => valid(d, 'tx')) };
