@@ -109,15 +109,17 @@ test('ots_hasCode: code at the block asked (latest when absent)', async () => {
   assert.deepEqual(await fails('ots_hasCode', [factory, 'latest', 1]), [-32602, 'too many arguments, want at most 2']);
 });
 
-test('ots_getInternalOperations: value moves, creations and self-destructs below the top call, in order', async () => {
+test('ots_getInternalOperations: value moves, creations and self-destructs, the top call included (Anvil), in order', async () => {
   assert.deepEqual(await rpc('ots_getInternalOperations', [buildTx]), [
+    { type: 0, from: DEV_ADDRS[0], to: factory, value: '0x5' },
     { type: 2, from: factory, to: gone, value: '0x3' },
     { type: 3, from: factory, to: kept, value: '0x0' },
     { type: 0, from: factory, to: DEV_ADDRS[2], value: '0x2' },
     { type: 1, from: gone, to: DEV_ADDRS[2], value: '0x3' },
   ]);
-  assert.deepEqual(await rpc('ots_getInternalOperations', [transferToLoner]), [], 'the top call is not an internal operation');
-  assert.deepEqual(await rpc('ots_getInternalOperations', [deployTx]), []);
+  assert.deepEqual(await rpc('ots_getInternalOperations', [transferToLoner]), [{ type: 0, from: DEV_ADDRS[1], to: LONER, value: '0x7' }], 'a top call with value is a TRANSFER (Anvil)');
+  assert.deepEqual(await rpc('ots_getInternalOperations', [deployTx]), [{ type: 2, from: DEV_ADDRS[0], to: factory, value: '0x0' }], 'a creation tx is a CREATE, without value too (Anvil)');
+  assert.deepEqual(await rpc('ots_getInternalOperations', [revertTx]), [], 'a top call without value is nothing');
   assert.deepEqual(await fails('ots_getInternalOperations', [UNKNOWN_HASH]), [-32000, 'transaction not found']);
   assert.deepEqual(await fails('ots_getInternalOperations', ['0x12']), [-32602, 'invalid argument 0: hex string has length 2, want 64 for common.Hash']);
   assert.deepEqual(await fails('ots_getInternalOperations', [7]), [-32602, 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Hash']);
@@ -132,8 +134,8 @@ test('ots_traceTransaction: every frame, flat, in execution order, with its dept
     ['CREATE', 1, factory, gone, '0x3'],
     ['CREATE2', 1, factory, kept, '0x0'],
     ['CALL', 1, factory, DEV_ADDRS[2], '0x2'],
-    ['STATICCALL', 1, factory, gone, null],
-    ['DELEGATECALL', 1, factory, kept, null],
+    ['STATICCALL', 1, factory, gone, '0x0'],
+    ['DELEGATECALL', 1, factory, kept, '0x5'], // the caller's value (Anvil; Erigon writes null)
     ['CALL', 1, factory, gone, '0x0'],
     ['SELFDESTRUCT', 2, gone, DEV_ADDRS[2], '0x3'],
   ]);
@@ -148,7 +150,7 @@ test('ots_traceTransaction: every frame, flat, in execution order, with its dept
   assert.deepEqual(top, [{ type: 'CALL', depth: 0, from: DEV_ADDRS[1], to: LONER, value: '0x7', input: '0x', output: '0x' }]);
   const deploy = await rpc('ots_traceTransaction', [deployTx]);
   assert.deepEqual([deploy.length, deploy[0].type, deploy[0].to, deploy[0].output], [1, 'CREATE', factory, F.deployedBytecode]);
-  assert.deepEqual(await fails('ots_traceTransaction', [UNKNOWN_HASH]), [-32000, 'transaction not found']);
+  assert.deepEqual(await rpc('ots_traceTransaction', [UNKNOWN_HASH]), [], 'an unknown tx: [] (Anvil)');
   assert.deepEqual(await fails('ots_traceTransaction', []), [-32602, 'missing value for required argument 0']);
   assert.deepEqual(await fails('ots_traceTransaction', [buildTx, null]), [-32602, 'too many arguments, want at most 1']);
 });
@@ -159,12 +161,12 @@ test('ots_getTransactionError: the revert data of a failed tx, 0x otherwise', as
   assert.equal(await rpc('ots_getTransactionError', [revertTx]), nope);
   assert.equal(await rpc('ots_getTransactionError', [bareRevertTx]), '0x', 'failed without data');
   assert.equal(await rpc('ots_getTransactionError', [buildTx]), '0x', 'succeeded');
-  assert.deepEqual(await fails('ots_getTransactionError', [UNKNOWN_HASH]), [-32000, 'transaction not found']);
+  assert.equal(await rpc('ots_getTransactionError', [UNKNOWN_HASH]), '0x', 'an unknown tx: 0x (Anvil)');
   assert.deepEqual(await fails('ots_getTransactionError', [{}]), [-32602, 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Hash']);
   assert.deepEqual(await fails('ots_getTransactionError', [revertTx, 'x']), [-32602, 'too many arguments, want at most 1']);
 });
 
-test('ots_getBlockDetails / ots_getBlockDetailsByHash: the header, the tx count, no bloom, zero issuance, the fees', async () => {
+test('ots_getBlockDetails / ots_getBlockDetailsByHash: the header (bloom kept), the tx count, zero issuance, the fees', async () => {
   const n = pagedBlock;
   const full = await rpc('eth_getBlockByNumber', [hexNum(n), false]);
   const receipts = await rpc('eth_getBlockReceipts', [hexNum(n)]);
@@ -173,7 +175,7 @@ test('ots_getBlockDetails / ots_getBlockDetailsByHash: the header, the tx count,
   const { transactions, ...header } = full;
   assert.equal(transactions.length, 3);
   const expected = {
-    block: { ...header, logsBloom: null, transactionCount: 3 },
+    block: { ...header, transactionCount: 3 },
     issuance: { blockReward: '0x0', uncleReward: '0x0', issuance: '0x0' },
     totalFees: hexNum(fees),
   };
@@ -182,22 +184,22 @@ test('ots_getBlockDetails / ots_getBlockDetailsByHash: the header, the tx count,
   assert.deepEqual(await rpc('ots_getBlockDetailsByHash', [full.hash]), expected);
   const genesis = await rpc('ots_getBlockDetails', [0]);
   assert.deepEqual([genesis.block.number, genesis.block.transactionCount, genesis.totalFees], ['0x0', 0, '0x0']);
-  assert.equal(await rpc('ots_getBlockDetails', [n + 1000]), null, 'past the head: null, as Erigon');
-  assert.equal(await rpc('ots_getBlockDetailsByHash', [UNKNOWN_HASH]), null);
+  assert.deepEqual(await fails('ots_getBlockDetails', [n + 1000]), [-32001, 'Resource not found'], 'past the head: Anvil error');
+  assert.deepEqual(await fails('ots_getBlockDetailsByHash', [UNKNOWN_HASH]), [-32001, 'Resource not found']);
   assert.deepEqual(await fails('ots_getBlockDetails', [{}]), [-32602, 'invalid argument 0: hex string without 0x prefix']);
   assert.deepEqual(await fails('ots_getBlockDetailsByHash', ['0x1234']), [-32602, 'invalid argument 0: hex string has length 4, want 64 for common.Hash']);
   assert.deepEqual(await fails('ots_getBlockDetails', [n, true]), [-32602, 'too many arguments, want at most 1']);
   assert.deepEqual(await fails('ots_getBlockDetailsByHash', [full.hash, 1]), [-32602, 'too many arguments, want at most 1']);
 });
 
-test('ots_getBlockTransactions: Anvil paging from the block first tx; receipts without logs, with the timestamp', async () => {
+test('ots_getBlockTransactions: Anvil paging from the block first tx; inputs cut to the selector; receipts with the timestamp', async () => {
   const n = pagedBlock;
   const full = await rpc('eth_getBlockByNumber', [hexNum(n), true]);
   const receipts = await rpc('eth_getBlockReceipts', [hexNum(n)]);
   const page = async (pageNumber: unknown, pageSize: unknown) => rpc('ots_getBlockTransactions', [n, pageNumber, pageSize]);
   const expected = (from: number, to: number) => ({
-    fullblock: { ...full, transactions: full.transactions.slice(from, to), logsBloom: null, transactionCount: 3 },
-    receipts: receipts.slice(from, to).map((r: any) => ({ ...r, logs: null, logsBloom: null, timestamp: full.timestamp })),
+    fullblock: { ...full, transactions: full.transactions.slice(from, to), transactionCount: 3 },
+    receipts: receipts.slice(from, to).map((r: any) => ({ ...r, timestamp: full.timestamp })),
   });
   assert.deepEqual(await page(0, 2), expected(0, 2));
   assert.deepEqual(await page(1, 2), expected(2, 3));
@@ -206,7 +208,10 @@ test('ots_getBlockTransactions: Anvil paging from the block first tx; receipts w
   assert.deepEqual(await page(2, 2), expected(3, 3), 'a page past the end is empty');
   assert.deepEqual(await page(0, 0), expected(0, 0), 'page size 0: an empty page');
   assert.deepEqual(await page('0xffffffffffffffff', '0xffffffffffffffff'), expected(3, 3));
-  assert.equal(await rpc('ots_getBlockTransactions', [n + 1000, 0, 25]), null, 'past the head: null');
+  assert.deepEqual(await fails('ots_getBlockTransactions', [n + 1000, 0, 25]), [-32001, 'Resource not found'], 'past the head: Anvil error');
+  const built = await rpc('ots_getBlockTransactions', [await blockOf(buildTx), 0, 25]);
+  const builtTx = built.fullblock.transactions.find((t: any) => t.hash === buildTx);
+  assert.equal(builtTx.input, callData('build', [DEV_ADDRS[2], SALT]).slice(0, 10), 'the input cut to its selector (Anvil, Erigon)');
   assert.deepEqual(await fails('ots_getBlockTransactions', [n, 0]), [-32602, 'missing value for required argument 2']);
   assert.deepEqual(await fails('ots_getBlockTransactions', [n, -1, 25]), [-32602, 'invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint64']);
   assert.deepEqual(await fails('ots_getBlockTransactions', [n, 0, true]), [-32602, 'invalid argument 2: json: cannot unmarshal bool into Go value of type uint64']);

@@ -93,18 +93,27 @@ export function blockOrNull(be: EvmBackend, spec: BlockSpec): Block | null {
 }
 
 /** A mined tx's block and index; the same error as debug_traceTransaction's for an unknown one. */
+const isMined = (be: EvmBackend, hash: string) => be.chain.findTx(Buffer.from(hash.slice(2), 'hex')) !== undefined;
+
 function minedTx(be: EvmBackend, hash: string): { block: Block; index: number } {
   const found = be.chain.findTx(Buffer.from(hash.slice(2), 'hex'));
   if (!found) throw new RpcError(-32000, 'transaction not found');
   return found;
 }
 
-/** Erigon's slim block: the header fields, the tx count as a number, no logs bloom. */
+/**
+ * The slim block: the header fields and the tx count as a number. The logs bloom is kept, as Anvil
+ * keeps it (Erigon writes null).
+ */
 function slimBlock(be: EvmBackend, b: Block, fullTx: boolean): Record<string, unknown> {
   const out = blockJSON(be, b, fullTx);
   out.transactionCount = b.rawTxs.length;
-  out.logsBloom = null;
   return out;
+}
+
+/** An unknown block in ots_getBlockDetails(ByHash) and ots_getBlockTransactions: Anvil's error. */
+function blockNotFound(): never {
+  throw new RpcError(-32001, 'Resource not found');
 }
 
 const blockTimestamp = (b: Block) => hexQ(b.header.timestamp);
@@ -114,8 +123,8 @@ function totalFees(receipts: Record<string, unknown>[]): bigint {
   return receipts.reduce((sum, r) => sum + BigInt(r.gasUsed as string) * BigInt(r.effectiveGasPrice as string), 0n);
 }
 
-function blockDetails(be: EvmBackend, b: Block | null): Record<string, unknown> | null {
-  if (!b) return null;
+function blockDetails(be: EvmBackend, b: Block | null): Record<string, unknown> {
+  if (!b) blockNotFound();
   const block = slimBlock(be, b, false);
   delete block.transactions;
   return {
@@ -132,14 +141,20 @@ function pageRange(total: number, page: bigint, size: bigint): [number, number] 
   return [start, clamp(BigInt(start) + size)];
 }
 
-function blockTransactionsPage(be: EvmBackend, b: Block | null, page: bigint, size: bigint): Record<string, unknown> | null {
-  if (!b) return null;
+/**
+ * A page of the block's txs. As Anvil (and Erigon): each tx's `input` is cut to its first 4 bytes
+ * (the selector); the receipts keep their logs and bloom (Anvil; Erigon writes null for both).
+ */
+function blockTransactionsPage(be: EvmBackend, b: Block | null, page: bigint, size: bigint): Record<string, unknown> {
+  if (!b) blockNotFound();
   const [start, end] = pageRange(b.rawTxs.length, page, size);
   const fullblock = slimBlock(be, b, true);
-  fullblock.transactions = (fullblock.transactions as unknown[]).slice(start, end);
+  fullblock.transactions = (fullblock.transactions as Record<string, unknown>[])
+    .slice(start, end)
+    .map((t) => ({ ...t, input: typeof t.input === 'string' ? t.input.slice(0, 10) : t.input }));
   const receipts = receiptsOf(be, b)
     .slice(start, end)
-    .map((r) => ({ ...r, logs: null, logsBloom: null, timestamp: blockTimestamp(b) }));
+    .map((r) => ({ ...r, timestamp: blockTimestamp(b) }));
   return { fullblock, receipts };
 }
 
@@ -169,12 +184,14 @@ function walkFrames(f: Frame, visit: (f: Frame, depth: number) => void, depth = 
 /** The address a frame ran at: a failed CREATE's callTracer frame has no `to`, the address tried is kept. */
 const frameTo = (f: Frame): string | null => f.to ?? f.self ?? null;
 
-/** ots_getInternalOperations: value moves, self-destructs and creations below the top frame. */
+/**
+ * ots_getInternalOperations: value moves, self-destructs and creations, the top frame's included
+ * (Anvil: a call with value is a TRANSFER, a creation tx a CREATE; Erigon leaves the top frame out).
+ */
 function internalOperations(top: Frame): Record<string, unknown>[] {
   const ops: Record<string, unknown>[] = [];
   const add = (type: number, f: Frame) => ops.push({ type, from: f.from, to: frameTo(f), value: hexQ(f.value ?? 0n) });
-  walkFrames(top, (f, depth) => {
-    if (depth === 0) return;
+  walkFrames(top, (f) => {
     if ((f.type === 'CALL' || f.type === 'CALLCODE') && (f.value ?? 0n) > 0n) add(OP_TRANSFER, f);
     else if (f.type === 'SELFDESTRUCT') add(OP_SELF_DESTRUCT, f);
     else if (f.type === 'CREATE') add(OP_CREATE, f);
@@ -183,12 +200,14 @@ function internalOperations(top: Frame): Record<string, unknown>[] {
   return ops;
 }
 
-/** ots_traceTransaction: every frame, flat, with its depth; no value for STATICCALL and DELEGATECALL. */
+/**
+ * ots_traceTransaction: every frame, flat, with its depth. `value` as Anvil writes it: `"0x0"` for a
+ * STATICCALL, the caller's (apparent) value for a DELEGATECALL (Erigon writes null for both).
+ */
 function traceEntries(top: Frame): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   walkFrames(top, (f, depth) => {
-    const noValue = f.type === 'STATICCALL' || f.type === 'DELEGATECALL';
-    out.push({ type: f.type, depth, from: f.from, to: frameTo(f), value: noValue ? null : hexQ(f.value ?? 0n), input: f.input, output: f.output ?? '0x' });
+    out.push({ type: f.type, depth, from: f.from, to: frameTo(f), value: hexQ(f.value ?? 0n), input: f.input, output: f.output ?? '0x' });
   });
   return out;
 }
@@ -427,9 +446,14 @@ export function otterscanMethods(be: EvmBackend): MethodTable {
     return (await be.chain.readView(b).getCode(createAddressFromString(a))).length > 0;
   });
   set('ots_getInternalOperations', async (p) => internalOperations(await txFrames(be, hash32(required(p, 0), 0))));
-  set('ots_traceTransaction', async (p) => traceEntries(await txFrames(be, hash32(required(p, 0), 0))));
+  // An unknown tx (or one still in the pool): Anvil's answers, [] and "0x".
+  set('ots_traceTransaction', async (p) => {
+    const h = hash32(required(p, 0), 0);
+    return isMined(be, h) ? traceEntries(await txFrames(be, h)) : [];
+  });
   set('ots_getTransactionError', async (p) => {
     const h = hash32(required(p, 0), 0);
+    if (!isMined(be, h)) return '0x';
     const { block, index } = minedTx(be, h);
     if (be.chain.receipts(block)[index]?.status === 1) return '0x';
     return (await txFrames(be, h)).output ?? '0x';

@@ -91,7 +91,7 @@ const isCreate = (f: Frame) => f.type === 'CREATE' || f.type === 'CREATE2';
 
 /** The action, Anvil's (alloy's) field orders: CallAction, CreateAction, SelfdestructAction. */
 function actionOf(f: Frame): Pick<FlatTrace, 'type' | 'action'> {
-  if (f.type === 'SELFDESTRUCT') return { type: 'suicide', action: { address: f.from, refundAddress: f.to, balance: hexQ(f.value ?? 0n) } };
+  if (f.type === 'SELFDESTRUCT') return { type: 'suicide', action: { address: f.from, balance: hexQ(f.value ?? 0n), refundAddress: f.to } };
   if (isCreate(f)) {
     return { type: 'create', action: { from: f.from, gas: hexQ(f.gas), init: f.input, value: hexQ(f.value ?? 0n), creationMethod: f.type.toLowerCase() } };
   }
@@ -112,23 +112,15 @@ function resultOf(f: Frame): Record<string, unknown> | null {
 }
 
 /**
- * Whether Anvil leaves the frame out: a call below the top one to a precompile that moves no value
- * (revm-inspectors' exclude_precompile_calls in its Parity config). `precompiles` is keyed by
- * unprefixed address hex, as the EVM keeps them.
+ * The tree, depth-first (execution order: a self-destruct is the last child of the frame it ends).
+ * Calls to precompiles are kept, as Anvil 1.7.1 keeps them.
  */
-function hiddenCall(f: Frame, precompiles: Map<string, unknown> | undefined): boolean {
-  if (!precompiles || f.to === undefined || isCreate(f) || f.type === 'SELFDESTRUCT') return false;
-  const movesValue = (f.type === 'CALL' || f.type === 'CALLCODE') && (f.value ?? 0n) > 0n;
-  return !movesValue && precompiles.has(f.to.slice(2));
-}
-
-/** The tree, depth-first (execution order: a self-destruct is the last child of the frame it ends). */
-function flatten(f: Frame, precompiles: Map<string, unknown> | undefined, traceAddress: number[] = [], out: FlatTrace[] = []): FlatTrace[] {
-  const children = (f.calls ?? []).filter((c) => !hiddenCall(c, precompiles));
+function flatten(f: Frame, traceAddress: number[] = [], out: FlatTrace[] = []): FlatTrace[] {
+  const children = f.calls ?? [];
   const t: FlatTrace = { ...actionOf(f), result: resultOf(f), subtraces: children.length, traceAddress };
   if (f.error !== undefined) t.error = parityError(f.error);
   out.push(t);
-  children.forEach((c, i) => flatten(c, precompiles, [...traceAddress, i], out));
+  children.forEach((c, i) => flatten(c, [...traceAddress, i], out));
   return out;
 }
 
@@ -138,11 +130,9 @@ const txOutput = (top: Frame) => (top.error === undefined || top.error === 'exec
 /** The callTracer's tree of one tx, answered as its flat traces (traceBlock's tracer). */
 class ParityTracer implements Tracer {
   private readonly calls = new CallTracer({ onlyTopCall: false, withLog: false });
-  private precompiles: Map<string, unknown> | undefined;
   private at: TraceContext = {};
 
   attach(evm: TracedEVM): void {
-    this.precompiles = evm.precompiles;
     this.calls.attach(evm);
   }
 
@@ -161,7 +151,7 @@ class ParityTracer implements Tracer {
   result(): TxTraces {
     const top = this.calls.executedFrame();
     if (!top) throw new RpcError(-32000, 'transaction trace unavailable');
-    return { traces: flatten(top, this.precompiles), output: txOutput(top), at: this.at };
+    return { traces: flatten(top), output: txOutput(top), at: this.at };
   }
 }
 
@@ -189,11 +179,11 @@ function localized(t: FlatTrace, at: TraceContext): Record<string, unknown> {
   return o;
 }
 
-/** A replay's trace: the same keys without the chain's. */
+/** A replay's trace: the same keys without the chain's, `type` first (Anvil's TransactionTrace order). */
 function unplaced(t: FlatTrace): Record<string, unknown> {
-  const o: Record<string, unknown> = { action: t.action };
+  const o: Record<string, unknown> = { type: t.type, action: t.action };
   if (t.error !== undefined) o.error = t.error;
-  Object.assign(o, { result: t.result, subtraces: t.subtraces, traceAddress: t.traceAddress, type: t.type });
+  Object.assign(o, { result: t.result, subtraces: t.subtraces, traceAddress: t.traceAddress });
   return o;
 }
 
@@ -374,10 +364,10 @@ async function replayTransaction(be: EvmBackend, hash: string, withTrace: boolea
   return replayResult(tx, withTrace);
 }
 
-/** Each tx's TraceResults with its hash; `null` for a block past the head (as reth and Erigon). */
-async function replayBlock(be: EvmBackend, spec: BlockSpec, withTrace: boolean): Promise<Record<string, unknown>[] | null> {
+/** Each tx's TraceResults with its hash; `[]` for a block past the head (Anvil; reth and Erigon: null). */
+async function replayBlock(be: EvmBackend, spec: BlockSpec, withTrace: boolean): Promise<Record<string, unknown>[]> {
   const b = blockOrNull(be, spec);
-  if (!b) return null;
+  if (!b) return [];
   return (await traceTxs(be, b)).map((tx) => ({ ...replayResult(tx, withTrace), transactionHash: tx.at.txHash }));
 }
 

@@ -126,6 +126,25 @@ test('eth_signTypedData_v4: bad input is a clear error', async () => {
   assert.match(await rpc('eth_signTypedData_v4', [DEV_ADDRS[0], permit]), /^0x[0-9a-f]{130}$/);
 });
 
+test('eth_signTypedData_v4: as Anvil, undeclared members are ignored and a short bytesN is padded on the right', async () => {
+  const account = privateKeyToAccount(KEY0);
+  const sign = (typed: unknown) => rpc('eth_signTypedData_v4', [DEV_ADDRS[0], typed]);
+  // A member the type does not declare is not signed (geth refuses it; Anvil and MetaMask ignore it).
+  const extra = { ...permit, message: { ...permit.message, memo: 'not signed' }, domain: { ...permit.domain, colour: 'red' } };
+  assert.equal(await sign(extra), await account.signTypedData(permit as never));
+  const nested = { ...mail, message: { ...mail.message, from: { ...mail.message.from, age: 7 } } };
+  assert.equal(await sign(nested), await account.signTypedData(mail as never));
+  // bytes4 "0x12" is signed as 0x12000000 (alloy's coercion); "0x" as zero.
+  const fixed = (v: string) => ({ types: { EIP712Domain: [], T: [{ name: 'a', type: 'bytes4' }] }, primaryType: 'T', domain: {}, message: { a: v } });
+  assert.equal(await sign(fixed('0x12')), await account.signTypedData(fixed('0x12000000') as never));
+  assert.equal(await sign(fixed('0x')), await account.signTypedData(fixed('0x00000000') as never));
+  // Longer than N bytes is refused (Anvil signs the first N bytes: a value other than the one given).
+  const e = await rpcError(sign(fixed('0x1234567890')));
+  assert.deepEqual([e.code, e.message], [-32602, 'invalid argument 1: invalid typed data: message.a: want a bytes4 (0x and at most 8 hex digits, an even number), got string "0x1234567890"']);
+  const odd = await rpcError(sign(fixed('0x123')));
+  assert.equal(odd.code, -32602);
+});
+
 test('eth_signTypedData_v4 is served with the test controls only', async () => {
   const { node: other, rpc: otherRpc } = await devNodeWithConfig({ 'powder-test-controls': false });
   try {

@@ -87,22 +87,28 @@ function checkInteger(type: string, bits: number, v: unknown, path: string): voi
 /**
  * Checks `v` against the EIP-712 type `type` (a struct of `types`, an atomic type, or an array of
  * either), so that the encoder only ever meets values of the right JSON kinds and its own errors
- * are about EIP-712, not JavaScript.
+ * are about EIP-712, not JavaScript. Answers the value as it is signed, as Anvil (alloy) takes it:
+ * a struct's members that its type does not declare are dropped (geth refuses them), and a
+ * `bytesN` shorter than N bytes is padded on the right with zeros.
  */
-function checkValue(types: Types, type: string, v: unknown, path: string, depth = 0): void {
+function checkValue(types: Types, type: string, v: unknown, path: string, depth = 0): unknown {
   if (depth > 64) throw new TypedDataError(`${path}: nested too deep`);
   const array = /^(.*)\[(\d*)\]$/.exec(type);
   if (array) {
     if (!Array.isArray(v)) throw new TypedDataError(`${path}: want an array (${type}), got ${describe(v)}`);
     if (array[2] !== '' && v.length !== Number(array[2])) throw new TypedDataError(`${path}: want ${array[2]} items (${type}), got ${v.length}`);
-    v.forEach((x, i) => checkValue(types, array[1], x, `${path}[${i}]`, depth + 1));
-    return;
+    return v.map((x, i) => checkValue(types, array[1], x, `${path}[${i}]`, depth + 1));
   }
   const struct = Object.hasOwn(types, type) ? types[type] : undefined;
   if (struct) {
     if (!isObject(v)) throw new TypedDataError(`${path}: want an object (${type}), got ${describe(v)}`);
-    for (const f of struct) checkValue(types, f.type, v[f.name], `${path}.${f.name}`, depth + 1);
-    return;
+    const out: Record<string, unknown> = {};
+    for (const f of struct) {
+      const x = checkValue(types, f.type, v[f.name], `${path}.${f.name}`, depth + 1);
+      // (defineProperty: a member named __proto__ stays a member.)
+      Object.defineProperty(out, f.name, { value: x, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
   }
   const sized = /^(u?int|bytes)(\d+)$/.exec(type);
   if (type === 'address') {
@@ -114,29 +120,40 @@ function checkValue(types: Types, type: string, v: unknown, path: string, depth 
   } else if (type === 'bytes') {
     if (typeof v !== 'string' || !HEX.test(v) || v.length % 2 !== 0) throw new TypedDataError(`${path}: want bytes (0x and an even number of hex digits), got ${describe(v)}`);
   } else if (sized && sized[1] === 'bytes' && Number(sized[2]) >= 1 && Number(sized[2]) <= 32) {
-    if (typeof v !== 'string' || !HEX.test(v) || v.length !== 2 + 2 * Number(sized[2])) throw new TypedDataError(`${path}: want a ${type} (0x and ${2 * Number(sized[2])} hex digits), got ${describe(v)}`);
+    const digits = 2 * Number(sized[2]);
+    if (typeof v !== 'string' || !HEX.test(v) || v.length % 2 !== 0 || v.length > 2 + digits) {
+      throw new TypedDataError(`${path}: want a ${type} (0x and at most ${digits} hex digits, an even number), got ${describe(v)}`);
+    }
+    return v.padEnd(2 + digits, '0');
   } else if (sized && sized[1] !== 'bytes' && Number(sized[2]) >= 8 && Number(sized[2]) <= 256 && Number(sized[2]) % 8 === 0) {
     checkInteger(type, Number(sized[2]), v, path);
   } else {
     throw new TypedDataError(`${path}: unknown type ${JSON.stringify(type)}`);
   }
+  return v;
 }
 
-/** The whole message: its four members, the domain against EIP712Domain, the message against the primary type. */
-function checkTypedData(t: Record<string, unknown>): void {
+/**
+ * The whole message: its four members, the domain against EIP712Domain, the message against the
+ * primary type. Answers the typed data to sign (checkValue's values).
+ */
+function checkTypedData(t: Record<string, unknown>): Record<string, unknown> {
   const types = checkTypes(t.types);
   if (typeof t.primaryType !== 'string' || !Object.hasOwn(types, t.primaryType)) throw new TypedDataError(`primaryType must name one of types, got ${describe(t.primaryType)}`);
   if (!isObject(t.domain)) throw new TypedDataError(`domain must be an object, got ${describe(t.domain)}`);
   if (!isObject(t.message)) throw new TypedDataError(`message must be an object, got ${describe(t.message)}`);
-  if (Object.hasOwn(types, 'EIP712Domain')) checkValue(types, 'EIP712Domain', t.domain, 'domain');
+  let domain: unknown;
+  if (Object.hasOwn(types, 'EIP712Domain')) domain = checkValue(types, 'EIP712Domain', t.domain, 'domain');
   else {
+    const d: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(t.domain)) {
       const type = DOMAIN_FIELDS[k];
       if (!type) throw new TypedDataError(`domain.${k}: not an EIP712Domain field (declare types.EIP712Domain to use it)`);
-      checkValue(types, type, v, `domain.${k}`);
+      d[k] = checkValue(types, type, v, `domain.${k}`);
     }
+    domain = d;
   }
-  checkValue(types, t.primaryType, t.message, 'message');
+  return { ...t, domain, message: checkValue(types, t.primaryType, t.message, 'message') };
 }
 
 export function typedDataMethods(be: EvmBackend): MethodTable {
@@ -146,8 +163,9 @@ export function typedDataMethods(be: EvmBackend): MethodTable {
     withArity(2, async (p) => {
       const a = address(required(p, 0), 0);
       const typed = typedDataArg(required(p, 1), 1);
+      let checked: Record<string, unknown>;
       try {
-        checkTypedData(typed);
+        checked = checkTypedData(typed);
       } catch (e) {
         if (e instanceof TypedDataError) throw invalidArg(1, `invalid typed data: ${e.message}`);
         throw e;
@@ -156,7 +174,7 @@ export function typedDataMethods(be: EvmBackend): MethodTable {
       const { signTyped } = await loadSigner();
       try {
         // Deterministic (RFC 6979, no extra entropy), as Anvil's and Hardhat's signatures are.
-        return signTyped(typed as never, key, false);
+        return signTyped(checked as never, key, false);
       } catch (e) {
         // What the checks above let through and the encoder still refuses (a struct that
         // refers to itself, …): its own text.
