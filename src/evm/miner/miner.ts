@@ -371,8 +371,10 @@ export class Miner {
     try {
       this.building = true;
       const target = targetOf();
-      for (let n = target.header.number + 1n; n <= this.chain.head.header.number; n++) removed.push(this.chain.blockByNumber(n)!);
+      const above: Block[] = [];
+      for (let n = target.header.number + 1n; n <= this.chain.head.header.number; n++) above.push(this.chain.blockByNumber(n)!);
       await this.chain.rewindTo(target.header.number, this.chain.stateRootOf(target));
+      removed.push(...above); // (told only once the rewind is written)
       rewound(target);
       for (const txs of blocks) {
         if (this.closed) break;
