@@ -312,6 +312,151 @@ test('trace_replayTransaction / trace_replayBlockTransactions: the output and th
   assert.deepEqual(await rpc('trace_replayBlockTransactions', [multiBlock + 1000, ['trace']]), [], 'past the head: [] (Anvil)');
 });
 
+// ---------------------------------------------------------------------------------------------
+// stateDiff (Parity's, as Anvil 1.7.1 writes it: parityTrace.md "State diffs")
+
+const word = (n: number | bigint) => '0x' + n.toString(16).padStart(64, '0');
+/** The account diff of an account whose only change is a balance moved by `from` → `to`. */
+const paid = (from: bigint, to: bigint) => ({ balance: { '*': { from: hexNum(from), to: hexNum(to) } }, code: '=', nonce: '=', storage: {} });
+/** Pays for a tx: the whole fee (base and tip) goes to the coinbase on Subnet-EVM. */
+const feeOf = async (hash: string) => {
+  const rc = await rpc('eth_getTransactionReceipt', [hash]);
+  return BigInt(rc.gasUsed) * BigInt(rc.effectiveGasPrice);
+};
+const balanceAt = async (who: string, block: number) => BigInt(await rpc('eth_getBalance', [who, hexNum(block)]));
+const nonceAt = async (who: string, block: number) => BigInt(await rpc('eth_getTransactionCount', [who, hexNum(block)]));
+const coinbaseOf = async (block: number) => lower((await rpc('eth_getBlockByNumber', [hexNum(block), false])).miner);
+/** The diffs of the sender (its fee, `value` and nonce) and the coinbase (the fee) of a tx alone in its block. */
+async function payerDiffs(hash: string, sender: string, value = 0n): Promise<Record<string, unknown>> {
+  const n = await blockOf(hash);
+  const fee = await feeOf(hash);
+  const coinbase = await coinbaseOf(n);
+  const [before, nonce, cbBefore] = [await balanceAt(sender, n - 1), await nonceAt(sender, n - 1), await balanceAt(coinbase, n - 1)];
+  return {
+    [coinbase]: paid(cbBefore, cbBefore + fee),
+    [sender]: { balance: { '*': { from: hexNum(before), to: hexNum(before - fee - value) } }, code: '=', nonce: { '*': { from: hexNum(nonce), to: hexNum(nonce + 1n) } }, storage: {} },
+  };
+}
+/** Sorted by address, as Anvil writes them (a BTreeMap). */
+const sorted = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+const stateDiff = async (hash: string) => (await rpc('trace_replayTransaction', [hash, ['stateDiff']])).stateDiff;
+
+test('stateDiff: a value transfer to a new account: the sender `*` (fee, value, nonce), the payee `*` from 0x0, the coinbase its fee', async () => {
+  const replay = await rpc('trace_replayTransaction', [transferTx, ['stateDiff']]);
+  const n = await blockOf(transferTx);
+  assert.equal(await balanceAt(PAYEE, n - 1), 0n, 'the payee did not exist before');
+  assert.deepEqual(replay, {
+    output: '0x',
+    stateDiff: sorted({ ...(await payerDiffs(transferTx, DEV_ADDRS[2], 7n)), [PAYEE]: paid(0n, 7n) }),
+    trace: [],
+    vmTrace: null,
+  });
+  assert.deepEqual(Object.keys(replay.stateDiff), Object.keys(replay.stateDiff).sort(), 'addresses in order');
+  for (const d of Object.values(replay.stateDiff)) assert.deepEqual(Object.keys(d as object), ['balance', 'code', 'nonce', 'storage']);
+  assert.equal(await coinbaseOf(n), '0x0100000000000000000000000000000000000000', "the dev chain's coinbase: the fee is burnt there");
+});
+
+test('stateDiff: a contract creation is `+` in every field; a reverted tx shows only its gas payment', async () => {
+  assert.deepEqual(
+    await stateDiff(deployTx),
+    sorted({ ...(await payerDiffs(deployTx, DEV_ADDRS[0])), [factory]: { balance: { '+': '0x0' }, code: { '+': F.deployedBytecode }, nonce: { '+': '0x1' }, storage: {} } }),
+  );
+  // probeThenFail called the target (poke) and reverted: nothing of it is left but the fee.
+  assert.deepEqual(await stateDiff(failTx), sorted(await payerDiffs(failTx, DEV_ADDRS[1])));
+  // A CREATE whose constructor reverted: the address tried is not there; the creator's nonce moved.
+  const diff = await stateDiff(createFailTx);
+  const probeNonce = await nonceAt(probe, await blockOf(createFailTx));
+  assert.deepEqual(diff[probe], { balance: '=', code: '=', nonce: { '*': { from: hexNum(probeNonce - 1n), to: hexNum(probeNonce) } }, storage: {} });
+  assert.deepEqual(Object.keys(diff).length, 3, 'the sender, the coinbase and the probe');
+});
+
+test('stateDiff: CREATE, CREATE2, payments and a self-destruct in one tx; ["trace","stateDiff"] answers both', async () => {
+  const both = await rpc('trace_replayTransaction', [buildTx, ['trace', 'stateDiff']]);
+  assert.deepEqual(Object.keys(both), ['output', 'stateDiff', 'trace', 'vmTrace']);
+  assert.deepEqual(both.trace, (await rpc('trace_replayTransaction', [buildTx, ['trace']])).trace);
+  assert.deepEqual(both.stateDiff, await stateDiff(buildTx));
+  assert.deepEqual(await rpc('trace_replayTransaction', [buildTx, ['stateDiff', 'trace', 'stateDiff']]), both, 'order and repeats do not matter');
+  const n = await blockOf(buildTx);
+  const dev2 = await balanceAt(DEV_ADDRS[2], n - 1);
+  assert.deepEqual(
+    both.stateDiff,
+    sorted({
+      ...(await payerDiffs(buildTx, DEV_ADDRS[0], 5n)),
+      // The factory was paid 5 and sent 3 (to `gone`) and 2: its balance is back where it was.
+      [factory]: { balance: '=', code: '=', nonce: { '*': { from: '0x1', to: '0x3' } }, storage: {} },
+      // `gone` was made and self-destructed in the tx: it is not there. Its 3 went to DEV 2, with the 2.
+      [DEV_ADDRS[2]]: paid(dev2, dev2 + 5n),
+      [kept]: { balance: { '+': '0x0' }, code: { '+': CHILD.deployedBytecode }, nonce: { '+': '0x1' }, storage: { [word(0)]: { '+': word(1) } } },
+    }),
+  );
+});
+
+test('stateDiff: storage writes are `*` per slot changed (from and to 0 too); a write of the same value leaves the account out', async () => {
+  // Its constructor stores 5 in slot 0; its code stores calldata words 0 and 1 in slots 0 and 1.
+  const runtime = '6000356000556020356001550' + '0';
+  const store = await deploy('0x6005600055600d6011600039600d6000f3' + runtime);
+  assert.deepEqual((await stateDiff(store.hash))[lower(store.address)], {
+    balance: { '+': '0x0' },
+    code: { '+': '0x' + runtime },
+    nonce: { '+': '0x1' },
+    storage: { [word(0)]: { '+': word(5) } },
+  });
+  const at = lower(store.address);
+  const write = async (a: number, b: number) => (await send({ from: DEV_ADDRS[0], to: at, data: '0x' + word(a).slice(2) + word(b).slice(2) })).hash;
+  const set = await write(9, 3);
+  const change = (from: number, to: number) => ({ '*': { from: word(from), to: word(to) } });
+  assert.deepEqual(await stateDiff(set), sorted({ ...(await payerDiffs(set, DEV_ADDRS[0])), [at]: { balance: '=', code: '=', nonce: '=', storage: { [word(0)]: change(5, 9), [word(1)]: change(0, 3) } } }));
+  const zero = await write(0, 3);
+  assert.deepEqual((await stateDiff(zero))[at], { balance: '=', code: '=', nonce: '=', storage: { [word(0)]: change(9, 0) } }, 'slot 1 kept its 3');
+  const same = await write(0, 3);
+  assert.deepEqual(await stateDiff(same), sorted(await payerDiffs(same, DEV_ADDRS[0])), 'nothing changed in the contract');
+  // A contract made where a balance was paid before: Anvil writes it `*` field by field, not `+`.
+  const next = lower(getContractAddress({ from: DEV_ADDRS[0] as Hex, nonce: await nonceAt(DEV_ADDRS[0], await blockOf(same)) }));
+  await send({ from: DEV_ADDRS[1], to: next, value: '0x5' });
+  const prefunded = await deploy('0x6005600055600d6011600039600d6000f3' + runtime);
+  assert.equal(lower(prefunded.address), next);
+  assert.deepEqual((await stateDiff(prefunded.hash))[next], {
+    balance: '=',
+    code: { '*': { from: '0x', to: '0x' + runtime } },
+    nonce: { '*': { from: '0x0', to: '0x1' } },
+    storage: { [word(0)]: change(0, 5) },
+  });
+});
+
+test('stateDiff: a self-destruct of an older contract moves its balance; its code stays (EIP-6780)', async () => {
+  const { hash, receipt } = await send({ from: DEV_ADDRS[0], data: CHILD.bytecode, value: '0x4' });
+  const child = lower(receipt.contractAddress);
+  assert.deepEqual((await stateDiff(hash))[child], { balance: { '+': '0x4' }, code: { '+': CHILD.deployedBytecode }, nonce: { '+': '0x1' }, storage: { [word(0)]: { '+': word(1) } } });
+  const destroyed = (await send({ from: DEV_ADDRS[1], to: child, data: data(CHILD.abi, 'destroy', [PAYEE]) })).hash;
+  const payee = await balanceAt(PAYEE, (await blockOf(destroyed)) - 1);
+  assert.deepEqual(await stateDiff(destroyed), sorted({ ...(await payerDiffs(destroyed, DEV_ADDRS[1])), [child]: paid(4n, 0n), [PAYEE]: paid(payee, payee + 4n) }));
+  assert.equal(await rpc('eth_getCode', [child, 'latest']), CHILD.deployedBytecode);
+});
+
+test('stateDiff: trace_replayBlockTransactions gives each tx its own diff, on the state the txs before it left', async () => {
+  const block = await rpc('trace_replayBlockTransactions', [hexNum(multiBlock), ['stateDiff']]);
+  assert.deepEqual(block.map((r: any) => r.transactionHash), multiTxs);
+  for (const [i, r] of block.entries()) {
+    const { transactionHash: _t, ...rest } = r;
+    assert.deepEqual(rest, await rpc('trace_replayTransaction', [multiTxs[i], ['stateDiff']]));
+    assert.deepEqual(rest.trace, []);
+    assert.equal(rest.vmTrace, null);
+  }
+  assert.deepEqual(Object.keys(block[0]), ['output', 'stateDiff', 'trace', 'vmTrace', 'transactionHash']);
+  // The first tx paid PAYEE 1; the coinbase's balance runs on from tx to tx.
+  const coinbase = await coinbaseOf(multiBlock);
+  const cb = block.map((r: any) => r.stateDiff[coinbase].balance['*']);
+  assert.equal(cb[1].from, cb[0].to);
+  assert.equal(cb[2].from, cb[1].to);
+  const payee = await balanceAt(PAYEE, multiBlock - 1);
+  assert.deepEqual(block[0].stateDiff[PAYEE], paid(payee, payee + 1n));
+  const deployed = lower((await rpc('eth_getTransactionReceipt', [multiTxs[2]])).contractAddress);
+  assert.deepEqual(block[2].stateDiff[deployed].code, { '+': TARGET.deployedBytecode });
+  const both = await rpc('trace_replayBlockTransactions', [multiBlock, ['trace', 'stateDiff']]);
+  const traced = await rpc('trace_replayBlockTransactions', [multiBlock, ['trace']]);
+  assert.deepEqual(both, traced.map((r: any, i: number) => ({ ...r, stateDiff: block[i].stateDiff })));
+});
+
 test('bad input: each a clear JSON-RPC error, and the node goes on', async () => {
   const cases: [string, unknown[], number, string][] = [
     ['trace_transaction', ['0x12'], -32602, 'invalid argument 0: hex string has length 2, want 64 for common.Hash'],
@@ -335,8 +480,9 @@ test('bad input: each a clear JSON-RPC error, and the node goes on', async () =>
     ['trace_replayTransaction', [buildTx], -32602, 'missing value for required argument 1'],
     ['trace_replayTransaction', [buildTx, 'trace'], -32602, 'invalid argument 1: json: cannot unmarshal string into Go value of type []string'],
     ['trace_replayTransaction', [buildTx, ['trace', 'nope']], -32602, 'invalid argument 1: unknown trace type "nope" (want "trace", "vmTrace" or "stateDiff")'],
-    ['trace_replayTransaction', [buildTx, ['vmTrace']], -32602, 'invalid argument 1: trace type "vmTrace" is not served (only "trace")'],
-    ['trace_replayTransaction', [buildTx, ['trace', 'stateDiff']], -32602, 'invalid argument 1: trace type "stateDiff" is not served (only "trace")'],
+    ['trace_replayTransaction', [buildTx, ['vmTrace']], -32602, 'invalid argument 1: trace type "vmTrace" is not served (only "trace" and "stateDiff")'],
+    ['trace_replayTransaction', [buildTx, ['trace', 'stateDiff', 'vmTrace']], -32602, 'invalid argument 1: trace type "vmTrace" is not served (only "trace" and "stateDiff")'],
+    ['trace_replayBlockTransactions', [1, ['stateDiff', 'statediff']], -32602, 'invalid argument 1: unknown trace type "statediff" (want "trace", "vmTrace" or "stateDiff")'],
     ['trace_replayTransaction', [UNKNOWN_HASH, ['trace']], -32000, 'transaction not found'],
     ['trace_replayTransaction', [buildTx, ['trace'], 1], -32602, 'too many arguments, want at most 2'],
     ['trace_replayBlockTransactions', ['0xzz', ['trace']], -32602, 'invalid argument 0: invalid hex string'],

@@ -8,12 +8,15 @@
 // as debug_traceTransaction does; each tx's tree is flattened depth-first into one trace per frame,
 // with its place in the tree (`traceAddress`) and in the chain (block and tx). Unlike geth's
 // flatCallTracer (debug_trace* with `flatCallTracer`), the top call's gas leaves out the intrinsic
-// gas and failures carry Parity's texts.
+// gas and failures carry Parity's texts. The replays' `stateDiff` runs geth's prestateTracer in the
+// same run and diffs what it read against the state the tx left (stateDiffOf).
 import { RpcError, goKind } from '../rpc/server.js';
 import { memberLiteral } from '../rpc/rawNumbers.js';
 import type { Block } from '../chain/blockchain.js';
+import { Address } from '@ethereumjs/util';
 import { CallTracer, type Frame } from '../tracers/callTracer.js';
-import type { TraceContext, TracedEVM, Tracer } from '../tracers/types.js';
+import { PrestateTracer, type State } from '../tracers/prestateTracer.js';
+import type { TraceContext, TracedEVM, TracedVM, Tracer } from '../tracers/types.js';
 import { address, blockNumber, hash32, invalidArg, quantity, required, type BlockSpec } from './args.js';
 import type { EvmBackend } from './backend.js';
 import { TraceTimeoutError, traceBlock } from './debug.js';
@@ -85,6 +88,8 @@ interface TxTraces {
   traces: FlatTrace[];
   output: string;
   at: TraceContext;
+  /** Parity's stateDiff, when it was asked for. */
+  stateDiff?: StateDiff;
 }
 
 const isCreate = (f: Frame) => f.type === 'CREATE' || f.type === 'CREATE2';
@@ -127,17 +132,27 @@ function flatten(f: Frame, traceAddress: number[] = [], out: FlatTrace[] = []): 
 /** What the tx returned: its output, or its revert data; "0x" for another failure. */
 const txOutput = (top: Frame) => (top.error === undefined || top.error === 'execution reverted' ? (top.output ?? '0x') : '0x');
 
-/** The callTracer's tree of one tx, answered as its flat traces (traceBlock's tracer). */
+/**
+ * The callTracer's tree of one tx, answered as its flat traces (traceBlock's tracer); with
+ * `stateDiff`, geth's prestateTracer runs alongside and the tx's state diff is added.
+ */
 class ParityTracer implements Tracer {
   private readonly calls = new CallTracer({ onlyTopCall: false, withLog: false });
+  private readonly prestate: PrestateTracer | undefined;
   private at: TraceContext = {};
 
-  attach(evm: TracedEVM): void {
+  constructor(withStateDiff = false) {
+    this.prestate = withStateDiff ? new PrestateTracer({ diffMode: false }) : undefined;
+  }
+
+  attach(evm: TracedEVM, vm?: TracedVM): void {
     this.calls.attach(evm);
+    this.prestate?.attach(evm, vm);
   }
 
   detach(): void {
     this.calls.detach();
+    this.prestate?.detach();
   }
 
   txStart(_gasLimit: bigint, ctx?: TraceContext): void {
@@ -148,17 +163,85 @@ class ParityTracer implements Tracer {
     // The top call's numbers are the execution's own (executedFrame), not the tx's.
   }
 
-  result(): TxTraces {
+  /** A promise with stateDiff: the diff reads the state the tx left, before the next tx runs. */
+  result(): TxTraces | Promise<TxTraces> {
     const top = this.calls.executedFrame();
     if (!top) throw new RpcError(-32000, 'transaction trace unavailable');
-    return { traces: flatten(top), output: txOutput(top), at: this.at };
+    const out: TxTraces = { traces: flatten(top), output: txOutput(top), at: this.at };
+    if (!this.prestate) return out;
+    return stateDiffOf(this.prestate).then((stateDiff) => ({ ...out, stateDiff }));
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// State diffs (Parity's stateDiff, as revm-inspectors writes it for Anvil)
+
+/** Parity's Delta: unchanged, created, removed, or changed. */
+type Delta = '=' | { '+': string } | { '-': string } | { '*': { from: string; to: string } };
+
+interface AccountDiff {
+  balance: Delta;
+  code: Delta;
+  nonce: Delta;
+  storage: Record<string, Delta>;
+}
+
+type StateDiff = Record<string, AccountDiff>;
+
+const ZERO_WORD = '0x' + '0'.repeat(64);
+const bytesHex = (b: Uint8Array) => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+const wordHex = (v: Uint8Array) => (v.length === 0 ? ZERO_WORD : '0x' + Buffer.from(v).toString('hex').padStart(64, '0'));
+const changed = (from: string, to: string): Delta => (from === to ? '=' : { '*': { from, to } });
+const existed = (s: Readonly<State>) => s.nonce > 0n || s.code.length > 0 || s.balance !== 0n;
+
+/**
+ * The tx's state diff: each account it touched (the prestate tracer's record: sender, recipient,
+ * coinbase, the accounts and slots opcodes named, the addresses created) as it was before and as
+ * the tx left it, addresses and slots in order. As Anvil writes it: an account the tx created
+ * (and did not destroy) is `+` in every field and in its non-zero slots; any other account is `=`
+ * or `*` field by field (an account that did not exist before, paid by a transfer, is `*` from
+ * 0x0), `*` for each slot whose value changed; one that existed and is gone is `-`. An account
+ * with no change is left out.
+ */
+async function stateDiffOf(tracer: PrestateTracer): Promise<StateDiff> {
+  const { pre, created, state } = tracer.touched();
+  const out: StateDiff = {};
+  for (const key of [...pre.keys()].sort()) {
+    const was = pre.get(key)!;
+    const a = new Address(Buffer.from(key.slice(2), 'hex'));
+    const acc = await state.getAccount(a);
+    const code = acc ? await state.getCode(a) : new Uint8Array(0);
+    const slots = [...was.storage.keys()].sort();
+    const now = new Map<string, string>();
+    for (const slot of slots) now.set(slot, wordHex(await state.getStorage(a, Buffer.from(slot.slice(2), 'hex'))));
+    const balance = acc?.balance ?? 0n;
+    const nonce = acc?.nonce ?? 0n;
+    const storage: Record<string, Delta> = {};
+    let d: AccountDiff;
+    // Created: the tx (or a CREATE in it) made a contract where there was no account. (Where a
+    // balance was paid before, Anvil writes each field `=` or `*`: the else branch.)
+    if (created.has(key) && !existed(was) && (nonce > 0n || code.length > 0)) {
+      for (const slot of slots) if (now.get(slot) !== ZERO_WORD) storage[slot] = { '+': now.get(slot)! };
+      d = { balance: { '+': hexQ(balance) }, code: { '+': bytesHex(code) }, nonce: { '+': hexQ(nonce) }, storage };
+    } else if (acc === undefined && existed(was)) {
+      for (const slot of slots) if (was.storage.get(slot) !== ZERO_WORD) storage[slot] = { '-': was.storage.get(slot)! };
+      d = { balance: { '-': hexQ(was.balance) }, code: { '-': bytesHex(was.code) }, nonce: { '-': hexQ(was.nonce) }, storage };
+    } else {
+      for (const slot of slots) {
+        const delta = changed(was.storage.get(slot)!, now.get(slot)!);
+        if (delta !== '=') storage[slot] = delta;
+      }
+      d = { balance: changed(hexQ(was.balance), hexQ(balance)), code: changed(bytesHex(was.code), bytesHex(code)), nonce: changed(hexQ(was.nonce), hexQ(nonce)), storage };
+    }
+    if (d.balance !== '=' || d.code !== '=' || d.nonce !== '=' || Object.keys(storage).length > 0) out[key] = d;
+  }
+  return out;
+}
+
 /** The block's txs' traces (tx `only`, or every tx); a tx stopped at the trace timeout fails the call. */
-async function traceTxs(be: EvmBackend, block: Block, only?: number): Promise<TxTraces[]> {
+async function traceTxs(be: EvmBackend, block: Block, only?: number, withStateDiff = false): Promise<TxTraces[]> {
   if (block.rawTxs.length === 0) return [];
-  const out = await traceBlock(be, block, () => new ParityTracer(), only);
+  const out = await traceBlock(be, block, () => new ParityTracer(withStateDiff), only);
   if (only !== undefined) return out as TxTraces[];
   return (out as { result?: TxTraces; error?: string }[]).map((e) => {
     if (e.result === undefined) throw new TraceTimeoutError();
@@ -338,37 +421,42 @@ async function filterTraces(be: EvmBackend, f: TraceFilter): Promise<Record<stri
 
 const TRACE_TYPES = ['trace', 'vmTrace', 'stateDiff'];
 
-/** The trace types asked for: only `trace` is served; `vmTrace` and `stateDiff` are refused. */
-function traceTypesArg(p: unknown[], i: number): { trace: boolean } {
+/** The trace types asked for: `trace` and `stateDiff` are served; `vmTrace` is refused. */
+interface TraceTypes {
+  trace: boolean;
+  stateDiff: boolean;
+}
+
+function traceTypesArg(p: unknown[], i: number): TraceTypes {
   const v = required(p, i);
   if (!Array.isArray(v)) throw invalidArg(i, `json: cannot unmarshal ${goKind(v)} into Go value of type []string`);
-  let trace = false;
+  const types: TraceTypes = { trace: false, stateDiff: false };
   for (const t of v) {
     if (typeof t !== 'string') throw invalidArg(i, `json: cannot unmarshal ${goKind(t)} into Go value of type string`);
     if (!TRACE_TYPES.includes(t)) throw invalidArg(i, `unknown trace type ${JSON.stringify(t)} (want "trace", "vmTrace" or "stateDiff")`);
-    if (t !== 'trace') throw invalidArg(i, `trace type "${t}" is not served (only "trace")`);
-    trace = true;
+    if (t === 'vmTrace') throw invalidArg(i, `trace type "vmTrace" is not served (only "trace" and "stateDiff")`);
+    types[t as keyof TraceTypes] = true;
   }
-  return { trace };
+  return types;
 }
 
-/** Parity's TraceResults: the tx's output and its traces (`[]` when `trace` was not asked for). */
-function replayResult(tx: TxTraces, withTrace: boolean): Record<string, unknown> {
-  return { output: tx.output, stateDiff: null, trace: withTrace ? tx.traces.map(unplaced) : [], vmTrace: null };
+/** Parity's TraceResults: the tx's output, its state diff (null unless asked for) and its traces (`[]` unless asked for). */
+function replayResult(tx: TxTraces, types: TraceTypes): Record<string, unknown> {
+  return { output: tx.output, stateDiff: types.stateDiff ? (tx.stateDiff ?? null) : null, trace: types.trace ? tx.traces.map(unplaced) : [], vmTrace: null };
 }
 
-async function replayTransaction(be: EvmBackend, hash: string, withTrace: boolean): Promise<Record<string, unknown>> {
+async function replayTransaction(be: EvmBackend, hash: string, types: TraceTypes): Promise<Record<string, unknown>> {
   const found = findMined(be, hash);
   if (!found) throw new RpcError(-32000, 'transaction not found');
-  const [tx] = await traceTxs(be, found.block, found.index);
-  return replayResult(tx, withTrace);
+  const [tx] = await traceTxs(be, found.block, found.index, types.stateDiff);
+  return replayResult(tx, types);
 }
 
 /** Each tx's TraceResults with its hash; `[]` for a block past the head (Anvil; reth and Erigon: null). */
-async function replayBlock(be: EvmBackend, spec: BlockSpec, withTrace: boolean): Promise<Record<string, unknown>[]> {
+async function replayBlock(be: EvmBackend, spec: BlockSpec, types: TraceTypes): Promise<Record<string, unknown>[]> {
   const b = blockOrNull(be, spec);
   if (!b) return [];
-  return (await traceTxs(be, b)).map((tx) => ({ ...replayResult(tx, withTrace), transactionHash: tx.at.txHash }));
+  return (await traceTxs(be, b, undefined, types.stateDiff)).map((tx) => ({ ...replayResult(tx, types), transactionHash: tx.at.txHash }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,11 +471,11 @@ export function parityTraceMethods(be: EvmBackend): MethodTable {
   set('trace_filter', (p) => filterTraces(be, traceFilterArg(p)));
   set('trace_replayTransaction', (p) => {
     const hash = hash32(required(p, 0), 0);
-    return replayTransaction(be, hash, traceTypesArg(p, 1).trace);
+    return replayTransaction(be, hash, traceTypesArg(p, 1));
   });
   set('trace_replayBlockTransactions', (p) => {
     const spec = blockArg(p, 0);
-    return replayBlock(be, spec, traceTypesArg(p, 1).trace);
+    return replayBlock(be, spec, traceTypesArg(p, 1));
   });
   return m;
 }

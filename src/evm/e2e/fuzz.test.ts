@@ -841,7 +841,7 @@ function valid(d: Draw, kind: Kind): unknown {
       return o;
     }
     case 'traceTypes':
-      return d.pick<unknown>([['trace'], []]);
+      return d.pick<unknown>([['trace'], [], ['stateDiff'], ['trace', 'stateDiff']]);
     case 'stateOverride':
       return { [d.pick(facts.addresses)]: d.pick<unknown>([{ balance: '0x1' }, { code: valid(d, 'bytes') }, { nonce: '0x5' }, { stateDiff: { ['0x' + '00'.repeat(32)]: '0x' + d.hex(32) } }, { state: {} }]) };
     case 'blockOverrides':

@@ -15,7 +15,7 @@ export interface PrestateTracerConfig {
   diffMode: boolean;
 }
 
-interface State {
+export interface State {
   balance: bigint;
   nonce: bigint;
   code: Uint8Array;
@@ -165,6 +165,19 @@ export class PrestateTracer implements Tracer {
 
   txStart(): void {}
   txEnd(): void {}
+
+  /**
+   * What the tracer read (Parity's stateDiff, parityTrace.ts, diffs it against the state the
+   * transaction left): every account and storage slot the transaction touched, as it was before
+   * the transaction (the entries are not to be changed), and the addresses it created or tried to
+   * create (the transaction's own included). Call it after the run, instead of result().
+   */
+  touched(): { pre: ReadonlyMap<string, Readonly<State>>; created: ReadonlySet<string>; state: TracedState } {
+    if (this.failure !== undefined) throw this.failure;
+    const created = new Set(this.created);
+    if (this.createdByTx !== undefined) created.add(this.createdByTx);
+    return { pre: this.pre, created, state: this.sm! };
+  }
 
   result(): unknown {
     if (this.failure !== undefined) throw this.failure;
