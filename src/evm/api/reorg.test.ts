@@ -163,5 +163,13 @@ test('anvil_reorg: bad input is -32602 with Anvil\'s words where it has them, an
     e = await rpcError(rpc('anvil_reorg', [1, [[{ from: OTHER, to: OTHER }, 0]]]));
     assert.deepEqual([e.code, e.message], [-32000, 'unknown account']);
     assert.deepEqual(await rpc('eth_getBlockByNumber', ['latest', false]), head, 'nothing changed');
+
+    // New blocks that would pass the largest block time (uint64 ms) are refused before anything changes.
+    await rpc('anvil_mine', [700]);
+    await rpc('evm_setTime', ['18446744073709551000']); // (milliseconds, as Hardhat's)
+    const tall = await rpc('eth_getBlockByNumber', ['latest', false]);
+    e = await rpcError(rpc('anvil_reorg', [700, []]));
+    assert.deepEqual([e.code, e.message], [-32602, 'invalid argument 0: 700 new blocks from the clock\'s time would pass the largest block time (18446744073709551615 ms)']);
+    assert.deepEqual(await rpc('eth_getBlockByNumber', ['latest', false]), tall, 'nothing changed');
   });
 });

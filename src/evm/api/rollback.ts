@@ -20,6 +20,8 @@ import type { Block } from '../chain/blockchain.js';
 import type { PoolTx } from '../txpool/pool.js';
 import { RpcError } from '../rpc/server.js';
 import { hex0x } from '../../hexOf.js';
+import { timeMs } from '../chain/header.js';
+import { MAX_BLOCK_TIME_MS } from '../miner/miner.js';
 import { warpPrepareTx } from '../../warp/chain.js';
 
 const U64 = 2n ** 64n - 1n;
@@ -66,6 +68,13 @@ export function rollbackMethods({ be, m, snapshots }: ControlContext): void {
       // Anvil's words; its depth-1 is a u64, so 0 - 1 wraps.
       if (late) throw invalidArg(1, `Block number for reorg tx will exceed the reorged chain height. Block number ${late.block} must not exceed (depth-1) ${(depth - 1n) & U64}`);
       const common = chain.blockByNumber(height - depth)!;
+      // The new blocks come at the clock's time, each at least 1 ms after its parent: refused
+      // before anything changes if the last would pass the largest block time (as mineBlocks is).
+      const clock = be.miner.clock.nowMs();
+      const from = clock > timeMs(common.header) ? clock : timeMs(common.header);
+      if (depth > 0n && from + depth > MAX_BLOCK_TIME_MS) {
+        throw invalidArg(0, `${depth} new blocks from the clock's time would pass the largest block time (${MAX_BLOCK_TIME_MS} ms)`);
+      }
       // Anvil sorts the pairs by block (a stable sort) and counts each signer's nonces from the
       // common block on, in that order.
       const sorted = [...pairs].sort((a, b) => (a.block < b.block ? -1 : a.block > b.block ? 1 : 0));
