@@ -92,11 +92,14 @@ export function blockOrNull(be: EvmBackend, spec: BlockSpec): Block | null {
   }
 }
 
-/** A mined tx's block and index; the same error as debug_traceTransaction's for an unknown one. */
-const isMined = (be: EvmBackend, hash: string) => be.chain.findTx(Buffer.from(hash.slice(2), 'hex')) !== undefined;
+/** A mined tx's block and index, or undefined (unknown, or still in the pool). */
+export function findMined(be: EvmBackend, hash: string): { block: Block; index: number } | undefined {
+  return be.chain.findTx(Buffer.from(hash.slice(2), 'hex'));
+}
 
+/** A mined tx's block and index; the same error as debug_traceTransaction's for an unknown one. */
 function minedTx(be: EvmBackend, hash: string): { block: Block; index: number } {
-  const found = be.chain.findTx(Buffer.from(hash.slice(2), 'hex'));
+  const found = findMined(be, hash);
   if (!found) throw new RpcError(-32000, 'transaction not found');
   return found;
 }
@@ -166,8 +169,7 @@ function newCallTracer(): CallTracer {
 }
 
 /** The mined tx's call tree (its block replayed up to it, the tx under the callTracer). */
-async function txFrames(be: EvmBackend, hash: string): Promise<Frame> {
-  const { block, index } = minedTx(be, hash);
+async function txFrames(be: EvmBackend, { block, index }: { block: Block; index: number }): Promise<Frame> {
   const tracer = newCallTracer();
   await traceBlock(be, block, () => tracer, index);
   const top = tracer.frame();
@@ -445,18 +447,16 @@ export function otterscanMethods(be: EvmBackend): MethodTable {
     const b = be.resolveForState(stateBlockArg(p, 1));
     return (await be.chain.readView(b).getCode(createAddressFromString(a))).length > 0;
   });
-  set('ots_getInternalOperations', async (p) => internalOperations(await txFrames(be, hash32(required(p, 0), 0))));
+  set('ots_getInternalOperations', async (p) => internalOperations(await txFrames(be, minedTx(be, hash32(required(p, 0), 0)))));
   // An unknown tx (or one still in the pool): Anvil's answers, [] and "0x".
   set('ots_traceTransaction', async (p) => {
-    const h = hash32(required(p, 0), 0);
-    return isMined(be, h) ? traceEntries(await txFrames(be, h)) : [];
+    const found = findMined(be, hash32(required(p, 0), 0));
+    return found ? traceEntries(await txFrames(be, found)) : [];
   });
   set('ots_getTransactionError', async (p) => {
-    const h = hash32(required(p, 0), 0);
-    if (!isMined(be, h)) return '0x';
-    const { block, index } = minedTx(be, h);
-    if (be.chain.receipts(block)[index]?.status === 1) return '0x';
-    return (await txFrames(be, h)).output ?? '0x';
+    const found = findMined(be, hash32(required(p, 0), 0));
+    if (!found || be.chain.receipts(found.block)[found.index]?.status === 1) return '0x';
+    return (await txFrames(be, found)).output ?? '0x';
   });
   set('ots_getBlockDetails', (p) => blockDetails(be, blockOrNull(be, blockArg(p, 0))));
   set('ots_getBlockDetailsByHash', (p) => blockDetails(be, be.resolve({ kind: 'hash', hash: hash32(required(p, 0), 0), requireCanonical: false })));

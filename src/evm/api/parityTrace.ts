@@ -22,7 +22,7 @@ import type { EvmBackend } from './backend.js';
 import { TraceTimeoutError, traceBlock } from './debug.js';
 import type { MethodTable } from './eth.js';
 import { hexQ } from './format.js';
-import { blockArg, blockOrNull } from './otterscan.js';
+import { blockArg, blockOrNull, findMined } from './otterscan.js';
 import { withArity } from './controlContext.js';
 
 /** Every method's most positional arguments: more is geth's `too many arguments, want at most N`. */
@@ -274,11 +274,6 @@ const localizeAll = (txs: TxTraces[]) => txs.flatMap((tx) => tx.traces.map((t) =
 
 // ---------------------------------------------------------------------------------------------
 // trace_transaction, trace_block
-
-/** The mined tx's block and index, or undefined (unknown, or still in the pool). */
-function findMined(be: EvmBackend, hash: string): { block: Block; index: number } | undefined {
-  return be.chain.findTx(Buffer.from(hash.slice(2), 'hex'));
-}
 
 /** trace_transaction: a tx that is not mined has no traces, `[]` (Anvil; Parity answered null). */
 async function transactionTraces(be: EvmBackend, hash: string): Promise<Record<string, unknown>[]> {
