@@ -32,6 +32,10 @@ import { address as parseAddress, invalidArg, quantity, type BlockSpec } from '.
 import { checkDataInput, checkOverride, optStateOverrideArg, transactionArgsArg, type TransactionArgs } from '../rpc/params.js';
 import { gethEvmError, revertError } from './errors.js';
 import { CallResultCache, callCacheKey } from './callCache.js';
+import { ConsoleSink, logConsole, setConsole } from '../consoleLog.js';
+
+/** The log fields of an eth_call's console.log lines. */
+const CALL_FIELDS = { method: 'eth_call' };
 import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
 import { isProtected, type BlockBuilder } from '../miner/builder.js';
 import { DEFAULT_FEE_CONFIG, GasPriceOracle, feeConfigJSON } from '../fees/index.js';
@@ -369,6 +373,8 @@ export class EvmBackend {
       plain?: boolean;
       /** `trace` can answer for a run that never starts a frame (eth_createAccessList's tracer). */
       framelessTrace?: boolean;
+      /** Receives the run's console.log lines (consoleLog.ts). */
+      console?: ConsoleSink;
     } = {},
   ): Promise<CallOutcome> {
     const chain = this.chain;
@@ -472,6 +478,7 @@ export class EvmBackend {
     // The plain path skips the EOA check itself; runTx needs the sender's code hash masked.
     const unmask = plainRun ? undefined : skipEOACheck(sm, from);
     try {
+      setConsole(vm.evm, opts.console);
       if (plainRun) run = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runPlainCall(vm, tx, execCtx, from, intrinsic));
       else run = result = (await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }))).result;
     } catch (e) {
@@ -482,6 +489,7 @@ export class EvmBackend {
       if (invalid) throw new RpcError(-32000, invalid);
       throw new UnexpectedCallError(-32000, (e as Error).message);
     } finally {
+      setConsole(vm.evm, undefined);
       unmask?.();
       if (session) await sm.revert();
     }
@@ -560,9 +568,12 @@ export class EvmBackend {
     const plain = (!overrides || overrides.size === 0) && !blockOverrides;
     const timeoutMs = this.config.apiMaxDurationMs;
     if (!plain) {
-      return this.call(args, block, { overrides, blockOverrides, timeoutMs }).then(callOutcomeResult, (e) => {
-        throw doCallError(e);
-      });
+      const sink = new ConsoleSink();
+      return this.call(args, block, { overrides, blockOverrides, timeoutMs, console: sink })
+        .finally(() => logConsole(this.log, sink, CALL_FIELDS))
+        .then(callOutcomeResult, (e) => {
+          throw doCallError(e);
+        });
     }
     // The state root is read once: the session and the cache key both name exactly this state.
     const root = this.chain.stateRootOf(block);
@@ -578,16 +589,22 @@ export class EvmBackend {
 
   private async runEthCall(args: CallArgs, block: Block, root: Uint8Array, stateKey: string, cacheKey: string | undefined, timeoutMs: number): Promise<string> {
     let result: string;
+    const sink = new ConsoleSink();
     try {
-      result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session, timeoutMs, plain: true })));
+      result = callOutcomeResult(await this.withCallSession(block, root, stateKey, (session) => this.call(args, block, { session, timeoutMs, plain: true, console: sink })));
     } catch (err) {
       const e = doCallError(err);
+      logConsole(this.log, sink, CALL_FIELDS);
       // The call's own errors (argument checks, reverts, EVM errors) are as deterministic as its
-      // results; anything else (e.g. a failing database read) is not remembered.
-      if (cacheKey !== undefined && e instanceof RpcError && !(e instanceof UnexpectedCallError)) this.callResults.set(cacheKey, { error: { code: e.code, message: e.message, data: e.data } });
+      // results; anything else (e.g. a failing database read) is not remembered. Nor is a call
+      // that printed: the same call again prints again, as it runs again.
+      if (cacheKey !== undefined && sink.lines.length === 0 && e instanceof RpcError && !(e instanceof UnexpectedCallError)) {
+        this.callResults.set(cacheKey, { error: { code: e.code, message: e.message, data: e.data } });
+      }
       throw e;
     }
-    if (cacheKey !== undefined) this.callResults.set(cacheKey, { result });
+    logConsole(this.log, sink, CALL_FIELDS);
+    if (cacheKey !== undefined && sink.lines.length === 0) this.callResults.set(cacheKey, { result });
     return result;
   }
 

@@ -26,6 +26,7 @@ import { startDevNode, rawRpc, type DevNode } from './setup.js';
 import { traceTimeoutMs } from '../api/debug.js';
 import { buildMethodTable } from '../api/methods.js';
 import { KNOWN_APIS } from '../api/vmConfig.js';
+import { SYNC_MAX_TIMEOUT_MS } from '../api/syncSend.js';
 import { mulberry32, type Rng } from '../../../test/rng.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -1018,11 +1019,16 @@ function post(body: string, timeoutMs = 20_000): Promise<{ status: number; text:
   });
 }
 
+const SYNC_SENDS = new Set(['eth_sendRawTransactionSync', 'eth_sendTransactionSync']);
+
 /** Sends one call over HTTP and records what is wrong with its answer. Returns the parsed answer. */
 async function callChecked(where: string, method: string, params: unknown, id: unknown): Promise<any> {
   const body = '{"jsonrpc":"2.0","id":' + enc(id) + ',"method":' + JSON.stringify(method) + (params === undefined ? '' : ',"params":' + enc(params)) + '}';
-  const r = await post(body);
-  if ('hang' in r) return note(where, body, 'no answer within 20 s (hang)', '');
+  // The sync sends wait for their tx's receipt as long as the request asks, up to their cap (a
+  // mutated timeout can ask for up to a minute, for a tx the fuzz left unmined).
+  const limitMs = SYNC_SENDS.has(method) ? SYNC_MAX_TIMEOUT_MS + 20_000 : 20_000;
+  const r = await post(body, limitMs);
+  if ('hang' in r) return note(where, body, `no answer within ${limitMs / 1000} s (hang)`, '');
   if ('failed' in r) return note(where, body, 'request failed: ' + r.failed, '');
   if (r.status !== 200) return note(where, body, `HTTP status ${r.status}`, r.text);
   let parsed: any;
@@ -1492,9 +1498,10 @@ test('WebSocket: garbage params, eth_subscribe / eth_unsubscribe with bad params
       const myId = id++;
       const text = '{"jsonrpc":"2.0","id":' + myId + ',"method":"' + method + '"' + (params === undefined ? '' : ',"params":' + enc(params)) + '}';
       ws.send(text);
-      const timeout = new Promise((r) => setTimeout(() => r('timeout'), 20_000).unref());
+      const limitMs = SYNC_SENDS.has(method) ? SYNC_MAX_TIMEOUT_MS + 20_000 : 20_000;
+      const timeout = new Promise((r) => setTimeout(() => r('timeout'), limitMs).unref());
       const a = await Promise.race([ws.next((m) => m.id === myId), timeout]);
-      if (a === 'timeout') return note(`ws ${method}`, text, 'no answer within 20 s', '');
+      if (a === 'timeout') return note(`ws ${method}`, text, `no answer within ${limitMs / 1000} s`, '');
       const p = envelopeProblem(a, myId, text);
       if (p) note(`ws ${method}`, text, p, a);
       return a;

@@ -8,6 +8,7 @@ import type { Blockchain, Block } from '../chain/blockchain.js';
 import { orderedTrieRoot } from '../chain/blockchain.js';
 import type { ChildFields, Consensus } from '../chain/consensus.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM } from '../chain/exec.js';
+import { ConsoleSink, setConsole } from '../consoleLog.js';
 import { EMPTY_UNCLE_HASH, ZERO_HASH, encodeHeader, type ChainHeader } from '../chain/header.js';
 import { keccak256 } from '../crypto.js';
 import type { Op, StoredReceipt } from '../chain/store.js';
@@ -29,6 +30,8 @@ export interface Built {
   ops: Op[];
   stateRoot: Uint8Array;
   included: PoolTx[];
+  /** What the included txs printed with console.log (consoleLog.ts), by tx hash; only txs that did. */
+  consoleLogs: { tx: string; sink: ConsoleSink }[];
 }
 
 /** Txs for a block, in order; `next(true)` asks to skip the rest of the last one's sender (TxPool.ordered does). */
@@ -174,6 +177,7 @@ export class BlockBuilder {
       const txs: TypedTransaction[] = [];
       const receipts: StoredReceipt[] = [];
       const receiptBytes: Uint8Array[] = [];
+      const consoleLogs: Built['consoleLogs'] = [];
       const bloom = new Uint8Array(256);
       let gasUsed = 0n;
       let bytes = 0;
@@ -204,17 +208,22 @@ export class BlockBuilder {
           if (nonce === MAX_NONCE) throw new Error('nonce has max value');
           if (mayInvalidate) await sm.checkpoint();
           let result: RunTxResult;
+          const sink = new ConsoleSink();
+          setConsole(vm.evm, sink);
           try {
             ({ result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed));
           } catch (e) {
             if (mayInvalidate) await sm.revert();
             throw e;
+          } finally {
+            setConsole(vm.evm, undefined);
           }
           if (mayInvalidate) await sm.commit();
           gasUsed += result.totalGasSpent;
           bytes += p.raw.length;
           recordReceipt(tx, from, result, gasUsed, receiptBytes, bloom, receipts);
           if (this.outputCollectors.size > 0) this.keepOutput(p.hash, result);
+          if (sink.lines.length > 0) consoleLogs.push({ tx: p.hash, sink });
           txs.push(tx);
           included.push(p);
         } catch {
@@ -249,7 +258,7 @@ export class BlockBuilder {
         _txs: txs,
       };
       const ops = [...this.chain.state.nodes.takeBatch(), ...this.chain.blockOps(block, receipts, headerRLP), ...(warpOf(chain)?.acceptOps(receipts) ?? [])];
-      return { block, receipts, ops, stateRoot, included };
+      return { block, receipts, ops, stateRoot, included, consoleLogs };
     } catch (e) {
       // Abandon the block: state back to the parent's.
       this.sm = undefined;

@@ -10,6 +10,7 @@ import type { PoolTx, TxPool } from '../txpool/pool.js';
 import { listedTxs, type BlockBuilder, type Built, type TxSource } from './builder.js';
 import { timeMs } from '../chain/header.js';
 import { MAX_FUTURE_BLOCK_MS } from '../fees/minDelay.js';
+import { logConsole } from '../consoleLog.js';
 
 /** The latest block time a header can carry (uint64 milliseconds). */
 export const MAX_BLOCK_TIME_MS = 2n ** 64n - 1n;
@@ -464,6 +465,7 @@ export class Miner {
   /** The built block becomes the chain's head (in memory); a one-shot next timestamp is used up. */
   private accept(built: Built, opts: { timestampMs?: bigint }): void {
     this.chain.accepted(built.block, built.receipts, built.stateRoot);
+    for (const { tx, sink } of built.consoleLogs) logConsole(this.log, sink, { tx });
     if (opts.timestampMs === undefined) this.clock.nextTimestampMs = undefined;
   }
 
