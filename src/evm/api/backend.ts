@@ -11,7 +11,7 @@ import {
   type TxOptions,
   type TypedTransaction,
 } from '@ethereumjs/tx';
-import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, createAddressFromString } from '@ethereumjs/util';
+import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, createAddressFromString, generateAddress } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { CallState } from '../state/callState.js';
 import { CallTimeoutError, withDeadline } from '../callDeadline.js';
@@ -20,12 +20,13 @@ import { skipEOACheck } from './skipAccountChecks.js';
 import { canRunPlainCall, isPlainCallTx, plainCallTx, runPlainCall } from './plainCall.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';
+import { Levels } from '../../logging/levels.js';
 import type { Block, Blockchain, TxIndexConfig } from '../chain/blockchain.js';
 import type { Consensus } from '../chain/consensus.js';
 import { blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '../chain/exec.js';
 import type { ChainHeader } from '../chain/header.js';
 import type { Miner } from '../miner/miner.js';
-import { MAX_INITCODE_SIZE, PoolHeadMovedError, TxPoolError, type TxPool } from '../txpool/pool.js';
+import { MAX_INITCODE_SIZE, PoolHeadMovedError, TxPoolError, type TxPool, type PoolTx } from '../txpool/pool.js';
 import { feeCapBelowBaseFee, initcodeTooLarge, insufficientFunds, intrinsicGasTooLow, tipAboveFeeCap } from '../chain/precheckErrors.js';
 import { JsonText, RpcError, toJSON } from '../rpc/server.js';
 import { address as parseAddress, invalidArg, quantity, type BlockSpec } from './args.js';
@@ -33,9 +34,6 @@ import { checkDataInput, checkOverride, optStateOverrideArg, transactionArgsArg,
 import { gethEvmError, revertError } from './errors.js';
 import { CallResultCache, callCacheKey } from './callCache.js';
 import { ConsoleSink, logConsole, setConsole } from '../consoleLog.js';
-
-/** The log fields of an eth_call's console.log lines. */
-const CALL_FIELDS = { method: 'eth_call' };
 import { checksumAddress, type DevAccount } from '../chain/devAccounts.js';
 import { isProtected, type BlockBuilder } from '../miner/builder.js';
 import { DEFAULT_FEE_CONFIG, GasPriceOracle, feeConfigJSON } from '../fees/index.js';
@@ -51,6 +49,25 @@ import { AccountManager, type Wallet } from '../keystore/manager.js';
 import { KeystoreError } from '../keystore/keyfile.js';
 import { createGethTx, gethTxFromValues } from './gethTx.js';
 import { hex0x } from '../../hexOf.js';
+
+/**
+ * geth's SubmitTransaction log line (internal/ethapi), which Subnet-EVM writes at INFO for every
+ * transaction the RPC accepts: the created contract's address for a creation.
+ */
+function logSubmitted(log: Logger, p: PoolTx): void {
+  if (!log.enabled(Levels.Info)) return;
+  const to = p.tx.to;
+  const from = checksumAddress(p.from);
+  const nonce = Number(p.nonce);
+  const value = p.tx.value.toString();
+  if (to === undefined) {
+    const contract = checksumAddress('0x' + Buffer.from(generateAddress(Buffer.from(p.from.slice(2), 'hex'), bigIntToUnpaddedBytes(p.nonce))).toString('hex'));
+    log.info('Submitted contract creation', { hash: p.hash, from, nonce, contract, value });
+  } else log.info('Submitted transaction', { hash: p.hash, from, nonce, recipient: checksumAddress(to.toString()), value });
+}
+
+/** The log fields of an eth_call's console.log lines. */
+const CALL_FIELDS = { method: 'eth_call' };
 
 /** The sender geth's TransactionArgs.from() gives when `from` is absent. */
 export const ZERO_ADDRESS_HEX = '0x0000000000000000000000000000000000000000';
@@ -773,6 +790,7 @@ export class EvmBackend {
         throw e;
       }
     }
+    logSubmitted(this.log, added);
     // Automine: the block is built right after this answer, and every later request on this
     // chain waits for it first (Miner.settled, api/methods.ts), so whoever asks next sees the tx
     // mined, as after Hardhat's and Anvil's answer; the client's turn-around overlaps the build.

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPublicClient, createWalletClient, encodeFunctionData, http, keccak256, toHex } from 'viem';
+import { createPublicClient, createWalletClient, encodeFunctionData, getAddress, http, keccak256, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { compileContract } from '../../../test/solc.js';
 import { KEY0, rawRpc, startDevNode } from './setup.js';
@@ -37,7 +37,7 @@ async function waitEntries(dataDir: string, n: number): Promise<[string, string]
   return consoleEntries(dataDir);
 }
 
-test('console.log: txs and eth_calls print what Hardhat prints; estimates and bad payloads print nothing; gas is unchanged', async () => {
+test('console.log: txs and eth_calls print what Hardhat prints; estimates and bad payloads print nothing; gas is unchanged; geth\'s Submitted lines', async () => {
   const dev = await startDevNode({ 'db-type': 'memdb' });
   try {
     const account = privateKeyToAccount(KEY0);
@@ -72,6 +72,14 @@ test('console.log: txs and eth_calls print what Hardhat prints; estimates and ba
       assert.match(line, /INFO/);
       assert.ok(line.includes(hash), 'the tx hash is in the entry');
     }
+
+    // geth's SubmitTransaction lines, at INFO, for each tx the RPC accepted.
+    const submitted = readdirSync(join(dir, 'logs'))
+      .flatMap((f) => readFileSync(join(dir, 'logs', f), 'utf8').split('\n'))
+      .filter((l) => l.includes('Submitted'));
+    assert.equal(submitted.length, 2);
+    assert.match(submitted[0]!, new RegExp(`INFO .*Submitted contract creation \\{"hash": "${deployed.transactionHash}", "from": "${account.address}", "nonce": 0, "contract": "${getAddress(to)}", "value": "0"\\}`));
+    assert.match(submitted[1]!, new RegExp(`INFO .*Submitted transaction \\{"hash": "${hash}", "from": "${account.address}", "nonce": 1, "recipient": "${getAddress(to)}", "value": "0"\\}`));
 
     // eth_call prints each time it is made (not answered from the call cache), a reverting call
     // too; eth_estimateGas prints nothing.

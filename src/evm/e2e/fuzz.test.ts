@@ -1021,6 +1021,14 @@ function post(body: string, timeoutMs = 20_000): Promise<{ status: number; text:
 
 const SYNC_SENDS = new Set(['eth_sendRawTransactionSync', 'eth_sendTransactionSync']);
 
+/** The wait a sync send's params ask for, in ms (0 if they do not name one). */
+function syncWaitMs(params: unknown): number {
+  const t = Array.isArray(params) ? params[1] : undefined;
+  if (typeof t === 'number') return t;
+  if (typeof t === 'string' && /^0x[0-9a-f]+$/i.test(t)) return Number(BigInt(t));
+  return 0;
+}
+
 /** Sends one call over HTTP and records what is wrong with its answer. Returns the parsed answer. */
 async function callChecked(where: string, method: string, params: unknown, id: unknown): Promise<any> {
   const body = '{"jsonrpc":"2.0","id":' + enc(id) + ',"method":' + JSON.stringify(method) + (params === undefined ? '' : ',"params":' + enc(params)) + '}';
@@ -1029,6 +1037,9 @@ async function callChecked(where: string, method: string, params: unknown, id: u
   const limitMs = SYNC_SENDS.has(method) ? SYNC_MAX_TIMEOUT_MS + 20_000 : 20_000;
   const r = await post(body, limitMs);
   if ('hang' in r) return note(where, body, `no answer within ${limitMs / 1000} s (hang)`, '');
+  // A wait longer than the HTTP write timeout (AvalancheGo's default 30 s) ends as Go's write
+  // deadline ends an answer: the connection closes instead.
+  if ('failed' in r && SYNC_SENDS.has(method) && syncWaitMs(params) > 30_000) return undefined;
   if ('failed' in r) return note(where, body, 'request failed: ' + r.failed, '');
   if (r.status !== 200) return note(where, body, `HTTP status ${r.status}`, r.text);
   let parsed: any;
