@@ -295,6 +295,37 @@ test('ots_getTransactionBySenderAndNonce: the sender tx with that nonce, or null
   assert.deepEqual(await fails('ots_getTransactionBySenderAndNonce', [who, 1, 2]), [-32602, 'too many arguments, want at most 2']);
 });
 
+test('eth_getTransactionBySenderAndNonce (Anvil): the tx object, from the pool first, then the chain; null otherwise', async () => {
+  // Mined: eth_getTransactionByHash's object.
+  for (const h of [transferToLoner, deployTx]) {
+    const tx = await rpc('eth_getTransactionByHash', [h]);
+    assert.deepEqual(await rpc('eth_getTransactionBySenderAndNonce', [tx.from, tx.nonce]), tx);
+    assert.deepEqual(await rpc('eth_getTransactionBySenderAndNonce', [tx.from, Number(tx.nonce)]), tx, 'a JSON number too');
+  }
+  // In the pool (automine off): pending and queued, without block fields, as eth_getTransactionByHash answers them.
+  const who = (await rpc('eth_accounts', []))[7];
+  const next = Number(await rpc('eth_getTransactionCount', [who, 'latest']));
+  await rpc('evm_setAutomine', [false]);
+  try {
+    const pending = await rpc('eth_sendTransaction', [{ from: who, to: LONER, gas: '0x5208', nonce: '0x' + next.toString(16) }]);
+    const queued = await rpc('eth_sendTransaction', [{ from: who, to: LONER, gas: '0x5208', nonce: '0x' + (next + 2).toString(16) }]);
+    for (const [h, n] of [[pending, next], [queued, next + 2]] as const) {
+      const got = await rpc('eth_getTransactionBySenderAndNonce', [who, n]);
+      assert.equal(got.hash, h);
+      assert.equal(got.blockHash, null);
+      assert.deepEqual(got, await rpc('eth_getTransactionByHash', [h]));
+    }
+    assert.equal(await rpc('eth_getTransactionBySenderAndNonce', [who, next + 1]), null, 'the gap');
+    await rpc('anvil_dropAllTransactions', []);
+  } finally {
+    await rpc('evm_setAutomine', [true]);
+  }
+  assert.equal(await rpc('eth_getTransactionBySenderAndNonce', ['0x' + '99'.repeat(20), 0]), null);
+  assert.deepEqual(await fails('eth_getTransactionBySenderAndNonce', [who]), [-32602, 'missing value for required argument 1']);
+  assert.deepEqual(await fails('eth_getTransactionBySenderAndNonce', ['0xzz', 0]), [-32602, 'invalid argument 0: hex string has length 2, want 40 for common.Address']);
+  assert.deepEqual(await fails('eth_getTransactionBySenderAndNonce', [who, 1, 2]), [-32602, 'too many arguments, want at most 2']);
+});
+
 test('ots_getContractCreator: the tx and the direct creator; null for what no tx created', async () => {
   assert.deepEqual(await rpc('ots_getContractCreator', [factory]), { hash: deployTx, creator: DEV_ADDRS[0] });
   assert.deepEqual(await rpc('ots_getContractCreator', [kept]), { hash: buildTx, creator: factory }, 'made inside a call: the factory');

@@ -50,6 +50,7 @@ const ARITY: Record<string, number> = {
   ots_searchTransactionsAfter: 3,
   ots_getTransactionBySenderAndNonce: 2,
   ots_getContractCreator: 1,
+  eth_getTransactionBySenderAndNonce: 2,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -470,5 +471,17 @@ export function otterscanMethods(be: EvmBackend): MethodTable {
   set('ots_searchTransactionsAfter', (p) => searchAfter(be, calls, address(required(p, 0), 0), uintArg(p, 1), uintArg(p, 2)));
   set('ots_getTransactionBySenderAndNonce', (p) => txBySenderAndNonce(be, address(required(p, 0), 0), uintArg(p, 1)));
   set('ots_getContractCreator', (p) => contractCreator(be, calls, address(required(p, 0), 0)));
+  // Anvil's (and reth's) eth_ twin: the transaction object, from the pool first (pending or
+  // queued, without block fields), then the chain; null when neither has it.
+  set('eth_getTransactionBySenderAndNonce', async (p) => {
+    const sender = address(required(p, 0), 0);
+    const nonce = uintArg(p, 1);
+    const { pending, queued } = be.pool.split(sender);
+    const pooled = pending.find((t) => t.nonce === nonce) ?? queued.find((t) => t.nonce === nonce);
+    if (pooled) return txJSON(pooled.tx, pooled.from);
+    const hash = await txBySenderAndNonce(be, sender, nonce);
+    const found = hash === null ? undefined : findMined(be, hash);
+    return found ? txJSON(be.chain.txsOf(found.block)[found.index]!, sender, { block: found.block, index: found.index }) : null;
+  });
   return m;
 }

@@ -671,7 +671,7 @@ const SPECS: Record<string, Kind[]> = {
   ots_getApiLevel: [], erigon_getHeaderByNumber: ['blockNum'], ots_hasCode: ['address', 'block'], ots_getInternalOperations: ['hash'],
   ots_traceTransaction: ['hash'], ots_getTransactionError: ['hash'], ots_getBlockDetails: ['blockNum'], ots_getBlockDetailsByHash: ['hash'],
   ots_getBlockTransactions: ['blockNum', 'int', 'int'], ots_searchTransactionsBefore: ['address', 'int', 'int'],
-  ots_searchTransactionsAfter: ['address', 'int', 'int'], ots_getTransactionBySenderAndNonce: ['address', 'int'], ots_getContractCreator: ['address'],
+  ots_searchTransactionsAfter: ['address', 'int', 'int'], ots_getTransactionBySenderAndNonce: ['address', 'int'], eth_getTransactionBySenderAndNonce: ['address', 'int'], ots_getContractCreator: ['address'],
   // Parity's trace_* (served with the test controls, as Anvil serves them)
   trace_transaction: ['hash'], trace_block: ['blockNum'], trace_filter: ['traceFilter'], trace_replayTransaction: ['hash', 'traceTypes'],
   trace_replayBlockTransactions: ['blockNum', 'traceTypes'],
