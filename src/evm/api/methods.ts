@@ -107,8 +107,9 @@ export function buildMethodTable(be: EvmBackend, subs: EvmSubscriptions): Map<st
     for (const [k, v] of accountInfoMethods(be)) out.set(k, v);
     // EIP-7966's eth_sendRawTransactionSync / eth_sendTransactionSync (syncSend.ts): the receipt as the answer.
     for (const [k, v] of syncSendMethods(be)) out.set(k, v);
-    // eth_signTypedData_v4 (typedData.ts): the dev nodes' EIP-712 signing, which geth lacks.
-    for (const [k, v] of typedDataMethods(be)) out.set(k, v);
+    // eth_signTypedData_v4 and personal_sign (typedData.ts): the dev nodes' signing methods.
+    // (personal_sign only where internal-personal does not serve geth's.)
+    for (const [k, v] of typedDataMethods(be)) if (!out.has(k)) out.set(k, v);
   }
   for (const [k, v] of out) out.set(k, afterAutomine(be, k, v));
   return out;

@@ -153,3 +153,39 @@ test('eth_signTypedData_v4 is served with the test controls only', async () => {
     await other.stop();
   }
 });
+
+test('personal_sign (the dev nodes\'): eth_sign with the message first, as Anvil answers it; viem and ethers sign through it', async () => {
+  // Anvil 1.7.1's answer for this message and account 0.
+  const anvil = '0xf16ea9a3478698f695fd1401bfe27e9e4a7e8e3da94aa72b021125e31fa899cc573c48ea3fe1d4ab61a9db10c19032026e3ed2dbccba5a178235ac27f94504311c';
+  assert.equal(await rpc('personal_sign', ['0x68656c6c6f', DEV_ADDRS[0]]), anvil);
+  assert.equal(await rpc('eth_sign', [DEV_ADDRS[0], '0x68656c6c6f']), anvil);
+  assert.equal(await privateKeyToAccount(KEY0).signMessage({ message: 'hello' }), anvil);
+  const { createWalletClient, http } = await import('viem');
+  const url = `${node.url}/ext/bc/dev/rpc`;
+  const wallet = createWalletClient({ transport: http(url) });
+  assert.equal(await wallet.signMessage({ account: DEV_ADDRS[0] as Hex, message: 'hello' }), anvil, "viem's signMessage with a node-held account");
+  const { JsonRpcProvider } = await import('ethers');
+  const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+  try {
+    assert.equal(await (await provider.getSigner(DEV_ADDRS[0])).signMessage('hello'), anvil, "ethers' JsonRpcSigner");
+  } finally {
+    provider.destroy();
+  }
+  const fails = async (params: unknown[]) => {
+    const e = await rpcError(rpc('personal_sign', params));
+    return [e.code, e.message];
+  };
+  assert.deepEqual(await fails(['0x68656c6c6f', '0x' + '11'.repeat(20)]), [-32000, 'unknown account']);
+  assert.deepEqual(await fails(['0x68656c6c6f', DEV_ADDRS[0], 'password']), [-32602, 'too many arguments, want at most 2']);
+  assert.deepEqual(await fails(['hello', DEV_ADDRS[0]]), [-32602, 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type hexutil.Bytes']);
+  assert.deepEqual(await fails(['0x68656c6c6f']), [-32602, 'missing value for required argument 1']);
+});
+
+test('personal_sign is served with the test controls only (geth\'s, with a password, where internal-personal is enabled)', async () => {
+  const { node: other, rpc: otherRpc } = await devNodeWithConfig({ 'powder-test-controls': false });
+  try {
+    assert.equal((await rpcError(otherRpc('personal_sign', ['0x68656c6c6f', DEV_ADDRS[0]]))).code, -32601);
+  } finally {
+    await other.stop();
+  }
+});

@@ -6,9 +6,10 @@
 // micro-eth-signer's (already a dependency), loaded with the first call.
 import { dynamicImport } from '../../dynamicImport.js';
 import { accountsCall, type EvmBackend } from './backend.js';
-import { address, invalidArg, required } from './args.js';
+import { address, bytes, invalidArg, required } from './args.js';
+import { hexD } from './format.js';
 import { withArity } from './controlContext.js';
-import type { MethodTable } from './eth.js';
+import { personalSign, type MethodTable } from './eth.js';
 
 type Signer = typeof import('micro-eth-signer');
 let loading: Promise<Signer> | undefined;
@@ -180,6 +181,19 @@ export function typedDataMethods(be: EvmBackend): MethodTable {
         // refers to itself, …): its own text.
         throw invalidArg(1, `invalid typed data: ${(e as Error).message}`);
       }
+    }),
+  );
+  // personal_sign as the dev nodes serve it (Anvil's, Hardhat's; what ethers' JsonRpcSigner and
+  // viem's signMessage send for a node-held account): eth_sign with the message first, signed by
+  // the wallet holding the address. Not geth's personal_sign (internal-personal: a keystore
+  // account and its password), which methods.ts keeps where that service is enabled.
+  m.set(
+    'personal_sign',
+    withArity(2, (p) => {
+      const data = bytes(required(p, 0), 0);
+      const a = address(required(p, 1), 1);
+      const key = accountsCall(() => be.accountManager.unlockedKey(be.accountManager.find(a)));
+      return hexD(personalSign(key, data));
     }),
   );
   return m;
