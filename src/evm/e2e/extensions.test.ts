@@ -434,7 +434,10 @@ test('rpc_modules: the namespaces a chain serves, each "1.0", as geth\'s rpc ser
   const apis = await result('apis', 'rpc_modules', []);
   assert.deepEqual(Object.keys(apis), [...Object.keys(apis)].sort());
   for (const ns of ['eth', 'net', 'rpc']) assert.equal(apis[ns], '1.0');
-  for (const ns of ['web3', 'debug', 'txpool', 'personal']) assert.equal(apis[ns], undefined, ns);
+  for (const ns of ['web3', 'debug', 'txpool']) assert.equal(apis[ns], undefined, ns);
+  // Not internal-personal: the dev nodes' personal_sign, which the test controls serve (typedData.ts).
+  assert.equal(apis.personal, '1.0');
+  assert.equal((await rpcError('apis', 'personal_listAccounts', [])).code, -32601);
   const legacy = await result('legacyapis', 'rpc_modules', []);
   assert.equal(legacy.eth, '1.0');
   assert.equal(legacy.net, undefined);
