@@ -22,6 +22,7 @@
 import { format } from 'node:util';
 import { EVM } from '@ethereumjs/evm';
 import { keccak256 } from './crypto.js';
+import { hex0x } from '../hexOf.js';
 
 /** 0x000000000000000000636F6e736F6c652e6c6f67 ("console.log" in ASCII). */
 export const CONSOLE_ADDRESS = '0x000000000000000000636f6e736f6c652e6c6f67';
@@ -81,8 +82,6 @@ function smallWord(data: Uint8Array, at: number): number | undefined {
   return ((data[at + 28]! << 24) | (data[at + 29]! << 16) | (data[at + 30]! << 8) | data[at + 31]!) >>> 0;
 }
 
-const hexOf = (b: Uint8Array) => '0x' + Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-
 /** ABI-decodes `args` (the data after the selector) as `types`, each as Hardhat writes it; undefined if it does not decode. */
 export function decodeConsoleArgs(args: Uint8Array, types: readonly ArgType[]): string[] | undefined {
   const out: string[] = [];
@@ -91,17 +90,17 @@ export function decodeConsoleArgs(args: Uint8Array, types: readonly ArgType[]): 
     if (at + 32 > args.length) return undefined;
     const word = args.subarray(at, at + 32);
     const t = types[i]!;
-    if (t === 'uint256') out.push(BigInt(hexOf(word)).toString(10));
-    else if (t === 'int256') out.push(BigInt.asIntN(256, BigInt(hexOf(word))).toString(10));
+    if (t === 'uint256') out.push(BigInt(hex0x(word)).toString(10));
+    else if (t === 'int256') out.push(BigInt.asIntN(256, BigInt(hex0x(word))).toString(10));
     else if (t === 'bool') out.push(word[31] !== 0 ? 'true' : 'false');
-    else if (t === 'address') out.push(hexOf(word.subarray(12)));
+    else if (t === 'address') out.push(hex0x(word.subarray(12)));
     else if (t === 'string' || t === 'bytes') {
       const offset = smallWord(args, at);
       const length = offset === undefined ? undefined : smallWord(args, offset);
       if (offset === undefined || length === undefined || offset + 32 + length > args.length) return undefined;
       const body = args.subarray(offset + 32, offset + 32 + length);
-      out.push(t === 'string' ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : hexOf(body));
-    } else out.push(hexOf(word.subarray(0, Number(t.slice(5)))));
+      out.push(t === 'string' ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') : hex0x(body));
+    } else out.push(hex0x(word.subarray(0, Number(t.slice(5)))));
   }
   return out;
 }

@@ -417,13 +417,7 @@ export function ethMethods(be: EvmBackend): Record<string, MethodTable> {
     // Unsigned: geth's tx.Hash() is the hash of this encoding (V, R and S zero).
     return { raw: hexD(raw), tx: gethTxJSON(tx, keccak256(raw)) };
   });
-  itx.set('eth_sign', (p) => {
-    const a = address(required(p, 0), 0);
-    const data = bytes(required(p, 1), 1);
-    // geth: the wallet holding the address signs (a dev key, or a keystore key while unlocked).
-    const key = accountsCall(() => be.accountManager.unlockedKey(be.accountManager.find(a)));
-    return hexD(personalSign(key, data));
-  });
+  itx.set('eth_sign', (p) => signText(be, address(required(p, 0), 0), bytes(required(p, 1), 1)));
   // geth's TransactionAPI.SignTransaction, its checks in its order; the wallet is looked up when
   // signing, and a missing `from` is the zero address (`unknown account`).
   itx.set('eth_signTransaction', async (p) => {
@@ -515,6 +509,12 @@ export function textHash(data: Uint8Array): Uint8Array {
 }
 
 /** eth_sign / personal_sign: secp256k1 over textHash(data), v = 27/28. */
+/** eth_sign: `data` signed as geth signs text, by the wallet holding `a` (a dev key, or a keystore key while unlocked). */
+export function signText(be: EvmBackend, a: string, data: Uint8Array): string {
+  const key = accountsCall(() => be.accountManager.unlockedKey(be.accountManager.find(a)));
+  return hexD(personalSign(key, data));
+}
+
 export function personalSign(key: Uint8Array, data: Uint8Array): Uint8Array {
   const { signature, recid } = nativeSecp().ecdsaSign(textHash(data), key);
   const out = new Uint8Array(65);

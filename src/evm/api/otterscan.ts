@@ -392,7 +392,7 @@ function indexBySenderAndNonce(be: EvmBackend, b: Block, sender: string, nonce: 
  * then its tx there. A nonce changed by anvil_setNonce can send the search to a block without
  * the tx: then every block is looked at, from the head down (Anvil's walk).
  */
-async function txBySenderAndNonce(be: EvmBackend, sender: string, nonce: bigint): Promise<string | null> {
+async function minedBySenderAndNonce(be: EvmBackend, sender: string, nonce: bigint): Promise<{ block: Block; index: number } | null> {
   const chain = be.chain;
   const head = chain.head;
   const nonceAt = async (n: bigint) => (await chain.accountAt(chain.blockByNumber(n) ?? head, createAddressFromString(sender))).nonce;
@@ -400,11 +400,11 @@ async function txBySenderAndNonce(be: EvmBackend, sender: string, nonce: bigint)
   if (n === undefined || n === 0n) return null;
   const b = chain.blockByNumber(n);
   const i = b ? indexBySenderAndNonce(be, b, sender, nonce) : -1;
-  if (b && i >= 0) return hexD(chain.txsOf(b)[i].hash());
+  if (b && i >= 0) return { block: b, index: i };
   for (let k = head.header.number; k >= 1n; k--) {
     const blk = chain.blockByNumber(k);
     const j = blk && blk.senders.some((s) => hexD(s) === sender) ? indexBySenderAndNonce(be, blk, sender, nonce) : -1;
-    if (blk && j >= 0) return hexD(chain.txsOf(blk)[j].hash());
+    if (blk && j >= 0) return { block: blk, index: j };
     if (k % BigInt(BLOCKS_PER_TURN) === 0n) await nextTurn();
   }
   return null;
@@ -469,7 +469,10 @@ export function otterscanMethods(be: EvmBackend): MethodTable {
   });
   set('ots_searchTransactionsBefore', (p) => searchBefore(be, calls, address(required(p, 0), 0), uintArg(p, 1), uintArg(p, 2)));
   set('ots_searchTransactionsAfter', (p) => searchAfter(be, calls, address(required(p, 0), 0), uintArg(p, 1), uintArg(p, 2)));
-  set('ots_getTransactionBySenderAndNonce', (p) => txBySenderAndNonce(be, address(required(p, 0), 0), uintArg(p, 1)));
+  set('ots_getTransactionBySenderAndNonce', async (p) => {
+    const found = await minedBySenderAndNonce(be, address(required(p, 0), 0), uintArg(p, 1));
+    return found ? hexD(be.chain.txsOf(found.block)[found.index]!.hash()) : null;
+  });
   set('ots_getContractCreator', (p) => contractCreator(be, calls, address(required(p, 0), 0)));
   // Anvil's (and reth's) eth_ twin: the transaction object, from the pool first (pending or
   // queued, without block fields), then the chain; null when neither has it.
@@ -479,8 +482,7 @@ export function otterscanMethods(be: EvmBackend): MethodTable {
     const { pending, queued } = be.pool.split(sender);
     const pooled = pending.find((t) => t.nonce === nonce) ?? queued.find((t) => t.nonce === nonce);
     if (pooled) return txJSON(pooled.tx, pooled.from);
-    const hash = await txBySenderAndNonce(be, sender, nonce);
-    const found = hash === null ? undefined : findMined(be, hash);
+    const found = await minedBySenderAndNonce(be, sender, nonce);
     return found ? txJSON(be.chain.txsOf(found.block)[found.index]!, sender, { block: found.block, index: found.index }) : null;
   });
   return m;

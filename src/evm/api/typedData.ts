@@ -7,9 +7,8 @@
 import { dynamicImport } from '../../dynamicImport.js';
 import { accountsCall, type EvmBackend } from './backend.js';
 import { address, bytes, invalidArg, required } from './args.js';
-import { hexD } from './format.js';
 import { withArity } from './controlContext.js';
-import { personalSign, type MethodTable } from './eth.js';
+import { signText, type MethodTable } from './eth.js';
 
 type Signer = typeof import('micro-eth-signer');
 let loading: Promise<Signer> | undefined;
@@ -191,9 +190,7 @@ export function typedDataMethods(be: EvmBackend): MethodTable {
     'personal_sign',
     withArity(2, (p) => {
       const data = bytes(required(p, 0), 0);
-      const a = address(required(p, 1), 1);
-      const key = accountsCall(() => be.accountManager.unlockedKey(be.accountManager.find(a)));
-      return hexD(personalSign(key, data));
+      return signText(be, address(required(p, 1), 1), data);
     }),
   );
   return m;
