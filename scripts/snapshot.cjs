@@ -17,6 +17,7 @@
 'use strict';
 const { readFileSync, rmSync, mkdtempSync } = require('node:fs');
 const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 const { tmpdir } = require('node:os');
 const vm = require('node:vm');
 const v8 = require('node:v8');
@@ -112,26 +113,29 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
 
 /**
  * import() for the bundle (src/dynamicImport.ts): functions restored from a snapshot have no
- * import() callback, so one is compiled now with Node's default loader. Node marks that loader
- * option experimental and warns on its first use; the warning is not the user's concern.
+ * import() callback, so one is compiled now with Node's default loader. That loader resolves a
+ * package name from the working directory, so it only loads bin/importer.js (an absolute URL),
+ * whose own import() resolves from Powder's install. Node marks the loader option experimental and
+ * warns on its first use; the warning is not the user's concern.
  */
 function restoredImport() {
   const importer = new vm.Script('(specifier) => import(specifier)', {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   }).runInThisContext();
-  let first = true;
+  let own;
   return (specifier) => {
-    if (!first) return importer(specifier);
-    first = false;
-    const emitWarning = process.emitWarning;
-    process.emitWarning = function (warning, ...rest) {
-      if (String(warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
-      return emitWarning.call(this, warning, ...rest);
-    };
-    try {
-      return importer(specifier);
-    } finally {
-      process.emitWarning = emitWarning;
+    if (!own) {
+      const emitWarning = process.emitWarning;
+      process.emitWarning = function (warning, ...rest) {
+        if (String(warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+        return emitWarning.call(this, warning, ...rest);
+      };
+      try {
+        own = importer(pathToFileURL(join(__dirname, '..', 'bin', 'importer.js')).href).then((m) => m.importFromPowder);
+      } finally {
+        process.emitWarning = emitWarning;
+      }
     }
+    return own.then((importFromPowder) => importFromPowder(specifier));
   };
 }

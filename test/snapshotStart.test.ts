@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { privateKeyToAccount } from 'viem/accounts';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,13 +34,14 @@ interface Started {
 
 /**
  * Runs `program` (the launcher, or a link to it; with `via`, `via` with `program` as its first
- * argument) and waits for the banner's URL. `detached`: in a process group of its own.
+ * argument) and waits for the banner's URL. `detached`: in a process group of its own. `cwd`: the
+ * working directory (a temporary folder by default).
  */
-async function launch(program: string, args: string[], env: Record<string, string | undefined> = {}, opts: { via?: string; detached?: boolean } = {}): Promise<Started> {
+async function launch(program: string, args: string[], env: Record<string, string | undefined> = {}, opts: { via?: string; detached?: boolean; cwd?: string } = {}): Promise<Started> {
   const fullEnv: Record<string, string | undefined> = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete fullEnv[k];
   const argv = ['--http-port=0', '--log-display-level=off', ...args];
-  const child = spawn(opts.via ?? program, opts.via ? [program, ...argv] : argv, { cwd: tmpdir(), env: fullEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
+  const child = spawn(opts.via ?? program, opts.via ? [program, ...argv] : argv, { cwd: opts.cwd ?? tmpdir(), env: fullEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let out = '';
   let err = '';
@@ -128,6 +130,39 @@ test('bin/powder from the snapshot: transactions, calls, WebSocket, node:http, i
   } finally {
     await stop(s);
     rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('bin/powder from the snapshot in another project\'s folder: the packages it loads on first use are its own', async () => {
+  // A Hardhat project has its own micro-eth-signer (an older one); a restored process's import()
+  // resolved package names from the working directory and loaded it (eth_signTypedData_v4 failed
+  // with "signTyped is not a function", the KZG precompile with a missing export) or, in a folder
+  // without node_modules, found nothing.
+  const project = mkdtempSync(join(tmpdir(), 'powder-snap-cwd-'));
+  const decoy = join(project, 'node_modules', 'micro-eth-signer');
+  mkdirSync(decoy, { recursive: true });
+  writeFileSync(join(decoy, 'package.json'), JSON.stringify({ name: 'micro-eth-signer', version: '0.0.1', type: 'module', exports: { '.': './index.js' } }));
+  writeFileSync(join(decoy, 'index.js'), 'throw new Error("the project\'s micro-eth-signer was loaded");\n');
+  const s = await launch(LAUNCHER, [`--data-dir=${join(project, 'data')}`], {}, { cwd: project });
+  try {
+    assert.ok(fromSnapshot(s), s.cmdline.join(' '));
+    const chain = `${s.url}/ext/bc/dev/rpc`;
+    const typed = {
+      types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }], Mail: [{ name: 'contents', type: 'string' }] },
+      primaryType: 'Mail',
+      domain: { name: 'Test', chainId: 43210 },
+      message: { contents: 'hi' },
+    } as const;
+    const want = await privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80').signTypedData(typed as never);
+    const signed = await rpc(chain, 'eth_signTypedData_v4', ['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', typed]);
+    assert.equal(signed.result, want, JSON.stringify(signed));
+    // The point-evaluation precompile's KZG (micro-eth-signer/kzg.js) loads on its first call:
+    // an input that parses but does not verify fails the call with geth's text for it.
+    const bad = await rpc(chain, 'eth_call', [{ to: '0x000000000000000000000000000000000000000a', data: '0x01' + '00'.repeat(191) }, 'latest']);
+    assert.ok(bad.error && !/micro-eth-signer|exports|Cannot find/.test(bad.error.message), JSON.stringify(bad));
+  } finally {
+    await stop(s);
+    rmSync(project, { recursive: true, force: true });
   }
 });
 

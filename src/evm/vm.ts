@@ -105,7 +105,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   }
   if (!created && (storedUpgrade === undefined || Buffer.compare(storedUpgrade, upgrade) !== 0)) await chain.store.write([upgradeOp]);
   const pool = new TxPool(vmConfig.txPoolLimits);
-  const builder = new BlockBuilder(chain, consensus, pool);
+  const builder = new BlockBuilder(chain, consensus, pool, ctx.log);
   const clock = new ChainClock(() => ctx.node.now());
   const miner = new Miner(chain, pool, builder, clock, (p) => consensus.minChildMs(p), ctx.log, `chain ${ctx.primaryAlias} block builder`);
   const accounts: DevAccount[] = ctx.options.dev === true ? devAccounts(undefined, devAccountCount(ctx.options)) : [];

@@ -17,6 +17,7 @@ import type { PoolResetHead, PoolTx, TxPool } from '../txpool/pool.js';
 import { warpOf } from '../../warp/chain.js';
 import { hex0x } from '../../hexOf.js';
 import { INVALIDATE_DELEGATE_UNIX } from '../precompiles/addresses.js';
+import type { Logger } from '../../logging/logger.js';
 
 const hex = hex0x;
 const MIN_TX_GAS = 21000n;
@@ -60,6 +61,7 @@ export class BlockBuilder {
     private readonly chain: Blockchain,
     private readonly consensus: Consensus,
     private readonly pool: TxPool,
+    private readonly log?: Logger,
   ) {}
 
   /** The live state manager positioned at the head state (recreated after rewinds/edits). */
@@ -206,6 +208,7 @@ export class BlockBuilder {
           if (tx.nonce > nonce) throw new Error('nonce gap');
           // geth's state transition refuses it (ErrNonceMax); the tx stays in the pool.
           if (nonce === MAX_NONCE) throw new Error('nonce has max value');
+          const depth = checkpointDepth(sm);
           if (mayInvalidate) await sm.checkpoint();
           let result: RunTxResult;
           const sink = new ConsoleSink();
@@ -213,8 +216,12 @@ export class BlockBuilder {
           try {
             ({ result } = await runTxSubnetEVM(vm, tx, execCtx, gasUsed));
           } catch (e) {
-            if (mayInvalidate) await sm.revert();
-            throw e;
+            // runTx undoes a tx it refuses; an exception thrown out of the EVM mid-run (a failing
+            // module load in a precompile, a bug) leaves the frames' checkpoints open, with the
+            // nonce and the fee already taken. Every level the tx opened is undone here.
+            const broken = checkpointDepth(sm) > depth + (mayInvalidate ? 1 : 0) || isProgramError(e);
+            while (checkpointDepth(sm) > depth) await sm.revert();
+            throw broken ? new TxFault(e) : e;
           } finally {
             setConsole(vm.evm, undefined);
           }
@@ -226,7 +233,13 @@ export class BlockBuilder {
           if (sink.lines.length > 0) consoleLogs.push({ tx: p.hash, sink });
           txs.push(tx);
           included.push(p);
-        } catch {
+        } catch (e) {
+          if (e instanceof TxFault) {
+            // Not the tx's fault but the node's: it would fail the same way in every block, and
+            // hold back its sender's later txs, so it leaves the pool, and the log says why.
+            this.pool.remove(p.hash);
+            this.log?.error('transaction dropped: it failed inside the block builder', { hash: p.hash, error: e.cause instanceof Error ? (e.cause.stack ?? e.cause.message) : String(e.cause) });
+          }
           skipSender = true;
         }
         next = it.next(skipSender);
@@ -266,6 +279,23 @@ export class BlockBuilder {
       throw e;
     }
   }
+}
+
+/** A tx whose run threw out of the EVM (see build): its state undone, it is dropped from the pool. */
+class TxFault extends Error {
+  constructor(cause: unknown) {
+    super(`the transaction's run failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** How many state checkpoints are open (MerkleStateManager's own count). */
+function checkpointDepth(sm: MerkleStateManager): number {
+  return (sm as unknown as { _checkpointCount: number })._checkpointCount;
+}
+
+/** A JavaScript fault rather than a refusal of the tx (which runTx and the checks above throw as plain errors). */
+function isProgramError(e: unknown): boolean {
+  return e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError || e instanceof SyntaxError;
 }
 
 export function isProtected(tx: TypedTransaction): boolean {
