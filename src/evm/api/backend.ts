@@ -16,7 +16,7 @@ import type { StateManagerInterface } from '@ethereumjs/common';
 import { CallState } from '../state/callState.js';
 import { CallTimeoutError, withDeadline } from '../callDeadline.js';
 import { goDuration } from '../admin/vmConfigJson.js';
-import { skipEOACheck } from './skipAccountChecks.js';
+import { skipEOACheck } from '../chain/skipAccountChecks.js';
 import { canRunPlainCall, isPlainCallTx, plainCallTx, runPlainCall } from './plainCall.js';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Logger } from '../../logging/logger.js';

@@ -17,7 +17,7 @@
 //     src/evm/chain/common.ts caps it at 0, here as in runTx).
 // What runTx does after that (the sender's refund of 0, the coinbase's fee of 0, self-destructs,
 // EIP-158 clean-up, the receipt) changes state the caller reverts anyway. The EOA check is not
-// made (eth_call skips it, src/evm/api/skipAccountChecks.ts). Anything else — another fork's
+// made (eth_call skips it, src/evm/chain/skipAccountChecks.ts). Anything else — another fork's
 // rules, DEBUG, the profiler — goes through runTx. plainCall.test.ts compares both paths.
 import type { Common } from '@ethereumjs/common';
 import type { EVMResult } from '@ethereumjs/evm';

@@ -38,7 +38,7 @@ import { gethEvmError } from './errors.js';
 import { blockRLP, type MethodTable } from './eth.js';
 import { hexD, hexQ, logJSON, txJSON } from './format.js';
 import { createGethTx } from './gethTx.js';
-import { skipEOACheck } from './skipAccountChecks.js';
+import { skipEOACheck } from '../chain/skipAccountChecks.js';
 import { parseSimOpts, type SimBlock, type SimBlockOverrides, type SimOpts } from './simulateArgs.js';
 import { TransferTracer, type SimLog } from './simulateLogs.js';
 

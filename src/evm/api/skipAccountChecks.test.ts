@@ -60,3 +60,26 @@ test('eth_call from an account given code (test control or state override) works
   assert.equal(size2, 5n);
   assert.ok(BigInt(await rpc('eth_estimateGas', [{ from: DEV_ADDRS[1], to: b, data: call('who') }, 'latest', over])) > 21000n);
 });
+
+test('a transaction from an impersonated contract is mined, as on Anvil and Hardhat; its code runs when called back, and its trace replays', async () => {
+  const a = await deploy();
+  const b = await deploy();
+  const code = await rpc('eth_getCode', [a, 'latest']);
+  assert.equal(await rpc('anvil_impersonateAccount', [a]), null);
+  await rpc('anvil_setBalance', [a, '0xde0b6b3a7640000']);
+  const nonce = BigInt(await rpc('eth_getTransactionCount', [a, 'latest']));
+  // b calls back into its msg.sender, a: a's code runs inside a's own transaction.
+  const hash = await rpc('eth_sendTransaction', [{ from: a, to: b, data: call('callBack') }]);
+  const receipt = await rpc('eth_getTransactionReceipt', [hash]);
+  assert.equal(receipt?.status, '0x1', JSON.stringify(receipt));
+  assert.equal(receipt.from, a.toLowerCase());
+  assert.equal(BigInt(await rpc('eth_getTransactionCount', [a, 'latest'])), nonce + 1n);
+  assert.equal(await rpc('eth_getCode', [a, 'latest']), code);
+  const trace = await rpc('debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+  assert.equal(trace.from, a.toLowerCase());
+  assert.equal(trace.calls?.[0]?.to, a.toLowerCase(), JSON.stringify(trace));
+  // A plain value transfer from it too.
+  const sent = await rpc('eth_sendTransaction', [{ from: a, to: DEV_ADDRS[1], value: '0x1' }]);
+  assert.equal((await rpc('eth_getTransactionReceipt', [sent]))?.status, '0x1');
+  await rpc('anvil_stopImpersonatingAccount', [a]);
+});

@@ -337,13 +337,15 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   m.set('evm_setAccountCode', setCode);
   m.set('evm_setAccountNonce', setNonce);
   m.set('evm_setAccountStorageAt', setStorageAt);
-  for (const prefix of ['anvil', 'hardhat']) {
-    m.set(`${prefix}_setBalance`, setBalance);
-    m.set(`${prefix}_setCode`, setCode);
-    m.set(`${prefix}_setNonce`, setNonce);
-    m.set(`${prefix}_setStorageAt`, setStorageAt);
-    m.set(`${prefix}_impersonateAccount`, impersonate);
-    m.set(`${prefix}_stopImpersonatingAccount`, stopImpersonating);
+  // Hardhat answers true; Anvil 1.7.1 null, except for anvil_setStorageAt (true).
+  const answeringNull = (f: (p: unknown[]) => unknown) => async (p: unknown[]) => {
+    await f(p);
+    return null;
+  };
+  const edits = { setBalance, setCode, setNonce, setStorageAt, impersonateAccount: impersonate, stopImpersonatingAccount: stopImpersonating };
+  for (const [name, f] of Object.entries(edits)) {
+    m.set(`hardhat_${name}`, f);
+    m.set(`anvil_${name}`, name === 'setStorageAt' ? f : answeringNull(f));
   }
   anvilAliasMethods(ctx, { evmMine });
   devMetadataMethods(ctx);

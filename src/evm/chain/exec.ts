@@ -4,11 +4,12 @@
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, createAddressFromString } from '@ethereumjs/util';
+import { Account, Address, bytesToBigInt, createAddressFromString } from '@ethereumjs/util';
 import { createVM, runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import type { ChainHeader } from './header.js';
 import { txInvalidation } from '../precompiles/runtime.js';
+import { skipEOACheck } from './skipAccountChecks.js';
 // Exact interpreter speed-ups (jump-destination analysis memoised per code); see the module.
 import '../vmTuning.js';
 
@@ -87,15 +88,21 @@ export async function runTxSubnetEVM(
   blockGasUsed: bigint,
   opts: { skipNonce?: boolean; skipBalance?: boolean } = {},
 ): Promise<TxOutcome> {
-  const result = await runTx(vm, {
-    tx,
-    block,
-    blockGasUsed,
-    skipHardForkValidation: true,
-    skipBlockGasLimitValidation: true,
-    skipNonce: opts.skipNonce,
-    skipBalance: opts.skipBalance,
-  });
+  const unmask = isImpersonated(tx) ? skipEOACheck(vm.stateManager, tx.getSenderAddress()) : undefined;
+  let result: RunTxResult;
+  try {
+    result = await runTx(vm, {
+      tx,
+      block,
+      blockGasUsed,
+      skipHardForkValidation: true,
+      skipBlockGasLimitValidation: true,
+      skipNonce: opts.skipNonce,
+      skipBalance: opts.skipBalance,
+    });
+  } finally {
+    unmask?.();
+  }
   // A DELEGATECALL/CALLCODE into a stateful precompile between InvalidateDelegateUnix and Granite
   // invalidates the whole tx (reference §8.1): it cannot be included, and eth_call answers the text.
   const invalid = txInvalidation(vm.evm as never);
@@ -109,6 +116,15 @@ export async function runTxSubnetEVM(
     await sm.putAccount(header.coinbase, acc);
   }
   return { result, gasUsed: result.totalGasSpent };
+}
+
+/**
+ * A tx sent by impersonation (anvil_impersonateAccount and the like): its fake signature is
+ * r = the sender's address, s = 1 (EvmBackend.signAs). No key signs so: s = 1 with r an address
+ * would need a discrete log. Such a tx may come from an address with code, as on Anvil and Hardhat.
+ */
+export function isImpersonated(tx: TypedTransaction): boolean {
+  return tx.s === 1n && tx.r === bytesToBigInt(tx.getSenderAddress().bytes);
 }
 
 /**

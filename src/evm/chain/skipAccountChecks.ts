@@ -6,9 +6,11 @@
 // call, the sender's account is shown to runTx without its code hash until runTx first writes the
 // sender back (its nonce/balance update, before the EVM starts); that write gets the real code
 // hash back. From then on every read — EXTCODEHASH, EXTCODESIZE, a CALL back into the sender —
-// sees the account exactly as it is.
+// sees the account exactly as it is. Impersonated transactions (the test controls) run so in
+// blocks too, as on Anvil and Hardhat: sending from a contract is what impersonation is for
+// (src/evm/chain/exec.ts runTxSubnetEVM).
 import type { StateManagerInterface } from '@ethereumjs/common';
-import { KECCAK256_NULL, equalsBytes, type Account, type Address } from '@ethereumjs/util';
+import { Account, KECCAK256_NULL, equalsBytes, type Address } from '@ethereumjs/util';
 
 /** Masks `sender`'s code hash from `sm` until the sender's first write; returns the undo. */
 export function skipEOACheck(sm: StateManagerInterface, sender: Address): () => void {
@@ -21,7 +23,8 @@ export function skipEOACheck(sm: StateManagerInterface, sender: Address): () => 
     const acc = await getAccount.call(sm, address);
     if (masking && acc && address.equals(sender) && !equalsBytes(acc.codeHash, KECCAK256_NULL)) {
       realCodeHash = acc.codeHash;
-      acc.codeHash = KECCAK256_NULL;
+      // A copy: the state's own account (a cache's, on a block's live state) keeps its code hash.
+      return new Account(acc.nonce, acc.balance, acc.storageRoot, KECCAK256_NULL);
     }
     return acc;
   };
