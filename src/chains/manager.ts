@@ -238,6 +238,7 @@ export class ChainManager {
       networkID: this.deps.networkID,
       nodeID: this.deps.node.nodeID,
       genesis,
+      defaultGenesis: def.genesis === undefined || def.genesis === null,
       config: cfg?.config,
       upgrade: cfg?.upgrade,
       db: this.deps.db.store('chain/' + id),

@@ -29,6 +29,7 @@ test('a chain definition of the wrong shape: the start fails with one line namin
     ['devAccounts too many', [{ dev: true, devAccounts: 1e9 }], 'chain option "devAccounts" must be a whole number of accounts from 0 to 10000, not 1000000000'],
     ['blockTime an object', [{ blockTime: {} }], 'chain option "blockTime" must be a duration ("2s", "500ms") or a number of milliseconds, 0 or more, not {}'],
     ['blockTime a bad text', [{ blockTime: 'soon' }], 'chain option "blockTime": time: invalid duration "soon"'],
+    ['clientVersion a number', [{ clientVersion: 5 }], 'chain option "clientVersion" must be a string, not 5'],
   ];
   for (const [what, chains, want] of cases) {
     await t.test(what, async () => {

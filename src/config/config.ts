@@ -89,6 +89,8 @@ export interface NodeConfig {
   chains: unknown[] | null;
   blockTimeMs: number;
   devAccounts: number;
+  /** --web3-client-version: the chains' web3_clientVersion unless a definition sets clientVersion ('' = the node's). */
+  web3ClientVersion: string;
   /** The raw, merged flag values by flag name (for admin.getConfig). */
   raw: Record<string, unknown>;
 }
@@ -354,6 +356,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     chains,
     blockTimeMs: merged.get('block-time') as number,
     devAccounts,
+    web3ClientVersion: String(merged.get('web3-client-version') ?? ''),
     raw,
   };
 }

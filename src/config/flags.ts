@@ -98,6 +98,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'chains-file', type: 'string', default: '', help: 'JSON file holding the chains array', powder: true },
   { name: 'block-time', type: 'duration', default: 0, help: 'mine every chain on this interval instead of automine, unless its definition sets blockTime (0 = automine)', powder: true },
   { name: 'dev-accounts', type: 'uint', default: 10, help: 'prefunded accounts of the default dev chain', powder: true },
+  { name: 'web3-client-version', type: 'string', default: '', help: "what web3_clientVersion answers on every chain whose definition does not set clientVersion (empty: the AvalancheGo version, as a real node); anvil/powder lets Hardhat's network helpers in", powder: true },
 ];
 
 export const FLAG_BY_NAME = new Map(FLAGS.map((f) => [f.name, f]));

@@ -75,6 +75,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     desiredMinDelayExcess: vmConfig.minDelayTarget === undefined ? null : desiredMinDelayExcess(vmConfig.minDelayTarget),
   };
   const chain = new Blockchain(ctx.db, rulesView, vmConfig.txIndex);
+  if (ctx.defaultGenesis) genesis.timestamp = devGenesisTime(chain, genesis.timestamp, ctx.node.now());
   chain.state.recordPreimages = vmConfig.preimagesEnabled;
   // Warp (src/warp/chain.ts): predicates, accept hook and warp_* API, found by the builder via warpOf(chain).
   const warp = new WarpChain({
@@ -109,7 +110,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const clock = new ChainClock(() => ctx.node.now());
   const miner = new Miner(chain, pool, builder, clock, (p) => consensus.minChildMs(p), ctx.log, `chain ${ctx.primaryAlias} block builder`);
   const accounts: DevAccount[] = ctx.options.dev === true ? devAccounts(undefined, devAccountCount(ctx.options)) : [];
-  const backend = new EvmBackend(chain, pool, miner, consensus, vmConfig, accounts, ctx.log, 'v' + NODE_VERSION.split('/')[1], builder, genesis, ctx);
+  const backend = new EvmBackend(chain, pool, miner, consensus, vmConfig, accounts, ctx.log, vmConfig.clientVersion ?? 'v' + NODE_VERSION.split('/')[1], builder, genesis, ctx);
   if (vmConfig.blockTimeMs > 0) {
     miner.automine = false;
     miner.setIntervalMining(vmConfig.blockTimeMs);
@@ -183,3 +184,20 @@ function rpcModules(methods: Map<string, RpcMethod>): RpcMethod {
     return answer;
   };
 }
+
+/**
+ * The default dev genesis's time: when its database was made (memdb: every start), so that the
+ * latest block at start is "now", as on Hardhat and Anvil — a test that reads the latest block's
+ * time before its first transaction (Hardhat's sample Lock: `time.latest()` + 1 year) would
+ * otherwise get 2020, and its first block years later. Only the genesis block carries it: the chain
+ * ID comes from the definition's genesis (the upgrades' fixed times), and once made the genesis
+ * block is read back at every start. Never before `fixed`, where every upgrade is already active.
+ */
+function devGenesisTime(chain: Blockchain, fixed: bigint, nowMs: number): bigint {
+  const hash = chain.store.canonicalHash(0n);
+  const stored = hash && chain.blockByHash(hash);
+  if (stored) return stored.header.timestamp;
+  const now = BigInt(Math.floor(nowMs / 1000));
+  return now > fixed ? now : fixed;
+}
+

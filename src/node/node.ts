@@ -180,6 +180,7 @@ export class Node implements NodeServices {
     const defs = (c.chains ?? [{ vm: SUBNET_EVM_ID, name: 'dev', aliases: ['dev'], dev: true, devAccounts: c.devAccounts }]) as ChainDefinition[];
     // --block-time is the node-wide default for chains whose definition does not set blockTime.
     if (c.blockTimeMs > 0) for (const d of defs) d.blockTime ??= c.blockTimeMs;
+    if (c.web3ClientVersion) for (const d of defs) d.clientVersion ??= c.web3ClientVersion;
     // The chains' own aliases first, then the chain-aliases file's (AvalancheGo: the genesis
     // aliases, then the file), so a chain's primary alias is its own.
     for (const def of defs) this.chains.declare(def);

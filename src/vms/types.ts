@@ -28,6 +28,8 @@ export interface ChainContext {
   nodeID: string;
   /** Raw genesis bytes as given in the chain definition. */
   genesis: Uint8Array;
+  /** The definition gave no genesis: `genesis` is the VM factory's defaultGenesis. */
+  defaultGenesis?: boolean;
   /** Raw `config.*` from --chain-config-dir/<chain ID or alias>/, if present. */
   config?: Uint8Array;
   /** Raw `upgrade.*` from the same directory, if present. */

@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_ADDRS, devNodeWithConfig, rpcError, signTx, type Rpc } from '../chain/testkit.js';
 import type { TestNode } from '../../../test/helpers.js';
+import { devGenesis } from '../config/index.js';
+import { devAccounts } from '../chain/devAccounts.js';
+import { DEV_BALANCE, DEV_CHAIN_ID } from '../factory.js';
 
 const CONFIG = { 'eth-apis': ['eth', 'internal-eth', 'internal-blockchain', 'internal-transaction', 'internal-debug', 'debug-tracer', 'debug-file-tracer', 'admin'] };
 // Runtime: SSTORE(0, CALLVALUE + 42); LOG0(0, 0); STOP. Init code copies it out.
@@ -24,8 +27,13 @@ let head: number;
 /** The node that imported a's chain and mined block 5 on top of it. */
 let b: Rpc;
 
+// The default dev genesis is at each chain's first start (docs/dev-chain.md), so the nodes are given
+// one genesis: the dev chain's own JSON, whose time is fixed.
+const devAccountsList = devAccounts(undefined, 10).map((x) => x.address);
+const SAME_GENESIS = [{ name: 'dev', aliases: ['dev'], dev: true, genesis: devGenesis({ networkID: 12345, accounts: devAccountsList, balance: DEV_BALANCE, chainId: DEV_CHAIN_ID }) }];
+
 async function fresh(): Promise<Rpc> {
-  const { node, rpc } = await devNodeWithConfig(CONFIG);
+  const { node, rpc } = await devNodeWithConfig(CONFIG, { chains: SAME_GENESIS });
   nodes.push(node);
   return rpc;
 }

@@ -43,6 +43,8 @@ export interface ParsedVmConfig extends VmConfig {
   file: Record<string, unknown>;
   txPoolLimits: TxPoolLimits;
   blockTimeMs: number;
+  /** The chain option clientVersion: what web3_clientVersion answers instead of the node's version. */
+  clientVersion?: string;
   httpBodyLimit: number;
   minDelayTarget?: bigint;
   skipUpgradeCheck: boolean;
@@ -72,6 +74,7 @@ export function devAccountCount(options: Record<string, unknown>): number {
 function checkChainOptions(options: Record<string, unknown>): void {
   if (options.dev != null && typeof options.dev !== 'boolean') throw new Error(`chain option "dev" must be true or false, not ${JSON.stringify(options.dev)}`);
   devAccountCount(options);
+  if (options.clientVersion != null && typeof options.clientVersion !== 'string') throw new Error(`chain option "clientVersion" must be a string, not ${JSON.stringify(options.clientVersion)}`);
   for (const k of ['blockTime', 'block-time']) {
     const bt = options[k];
     if (bt == null) continue;
@@ -136,6 +139,7 @@ export function parseVmConfig(raw: Uint8Array | undefined, options: Record<strin
     // Subnet-EVM takes it only if common.IsHexAddress; anything else leaves the blackhole.
     feeRecipient: /^(0[xX])?[0-9a-fA-F]{40}$/.test(feeRecipient) ? '0x' + feeRecipient.slice(-40).toLowerCase() : undefined,
     blockTimeMs,
+    clientVersion: typeof options.clientVersion === 'string' && options.clientVersion !== '' ? options.clientVersion : undefined,
     httpBodyLimit: get<number>('http-body-limit') || 5 * 1024 * 1024,
     minDelayTarget: minDelayTarget === null ? undefined : BigInt(minDelayTarget),
     skipUpgradeCheck: get<boolean>('skip-upgrade-check'),

@@ -59,8 +59,8 @@ export async function withDevNode<T>(fn: (rpc: Rpc, dataDir: string) => Promise<
   }
 }
 
-/** A dev-chain node whose chain reads `config` as its config.json; stop() removes its folder. */
-export async function devNodeWithConfig(config: Record<string, unknown>): Promise<{ node: TestNode; rpc: Rpc }> {
+/** A dev-chain node whose chain reads `config` as its config.json (`options`: more node options); stop() removes its folder. */
+export async function devNodeWithConfig(config: Record<string, unknown>, options: Record<string, unknown> = {}): Promise<{ node: TestNode; rpc: Rpc }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-test-'));
   const cfgDir = join(dataDir, 'chain-configs');
   mkdirSync(join(cfgDir, 'dev'), { recursive: true });
@@ -68,7 +68,7 @@ export async function devNodeWithConfig(config: Record<string, unknown>): Promis
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   let dev: { node: TestNode; rpc: Rpc };
   try {
-    dev = await devNode({ 'data-dir': dataDir, 'chain-config-dir': cfgDir });
+    dev = await devNode({ ...options, 'data-dir': dataDir, 'chain-config-dir': cfgDir });
   } catch (e) {
     removeDir();
     throw e;

@@ -291,6 +291,16 @@ export interface DevGenesisOptions {
   initialMinDelayMS?: bigint;
 }
 
+/**
+ * The deterministic deployment proxy (Arachnid's, at the address its keyless transaction creates on
+ * every chain): Foundry sends a script's `new C{salt: s}()` through it, and Anvil has it at genesis.
+ * Its runtime code, as Anvil 1.7.1 holds it (nonce 0, no balance).
+ */
+export const CREATE2_DEPLOYER = {
+  address: '4e59b44847b379578588920ca78fbf26c0b4956c',
+  code: '0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3',
+};
+
 /** The dev chain's fee config (see devGenesis). */
 export const DEV_FEE_CONFIG = { ...DEFAULT_FEE_CONFIG, gasLimit: 30_000_000n, targetGas: 1_000_000_000n };
 
@@ -298,14 +308,15 @@ export const DEV_FEE_CONFIG = { ...DEFAULT_FEE_CONFIG, gasLimit: 30_000_000n, ta
  * The default dev chain's genesis JSON object:
  * - genesis timestamp 1607144400 (0x5FCB13D0): on a local network id every upgrade through Granite
  *   is active from that time, so the genesis itself already has the Cancun/Granite header fields
- *   (on Mainnet and Fuji: their Granite time);
+ *   (on Mainnet and Fuji: their Granite time). The chain's ID is made from this object; the genesis
+ *   block itself gets the time its database was made (vm.ts devGenesisTime);
  * - DEV_FEE_CONFIG: Subnet-EVM's defaults (25 gwei min base fee, 2 s target rate, denominator 36)
  *   but room for test loads: 30M gas blocks (like Hardhat/Anvil) and a 1G-gas target per 10 s
  *   window, so thousands of test transactions do not drive the base fee up (the default 15M target
  *   is exceeded by ~70 transfers/s, after which every block raises the base fee);
  * - initialMinDelayMS 1: ACP-226 would otherwise require 2 s between blocks;
  * - Warp enabled at genesis (quorum 67), no allow lists;
- * - `accounts` funded with `balance` each.
+ * - `accounts` funded with `balance` each, and the CREATE2 deployer (CREATE2_DEPLOYER) in place.
  * The object is valid input for parseGenesis (bigint values must be written as bare JSON numbers).
  */
 export function devGenesis(opts: DevGenesisOptions): Record<string, unknown> {
@@ -314,8 +325,9 @@ export function devGenesis(opts: DevGenesisOptions): Record<string, unknown> {
   // Warp, which needs Durango, can be enabled at it).
   const granite = defaultNetworkUpgrades(opts.networkID).graniteTimestamp ?? INITIALLY_ACTIVE_TIME;
   const t = granite > INITIALLY_ACTIVE_TIME ? granite : INITIALLY_ACTIVE_TIME;
-  const alloc: Record<string, { balance: string }> = {};
+  const alloc: Record<string, { balance: string; code?: string }> = {};
   for (const a of opts.accounts) alloc[a.toLowerCase().replace(/^0x/, '')] = { balance: '0x' + opts.balance.toString(16) };
+  alloc[CREATE2_DEPLOYER.address] = { balance: '0x0', code: CREATE2_DEPLOYER.code };
   return {
     config: {
       chainId: opts.chainId ?? 43214n,
