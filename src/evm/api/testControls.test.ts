@@ -35,6 +35,15 @@ test('evm_setNextBlockTimestamp and evm_increaseTime move block time', async () 
   assert.ok(BigInt(c.timestamp) >= target + 3600n);
   const e = await rpcError(rpc('evm_setNextBlockTimestamp', [1000]));
   assert.equal(e.code, -32000);
+  // The head's own second, as Anvil takes it, also when the head is within that second (ms time).
+  const d = c; // mined at the clock's time: a millisecond time within its second
+  assert.equal(await rpc('evm_setNextBlockTimestamp', [Number(BigInt(d.timestamp))]), null);
+  await rpc('evm_mine');
+  const same = await rpc('eth_getBlockByNumber', ['latest', false]);
+  assert.equal(same.timestamp, d.timestamp);
+  assert.ok(BigInt(same.timestampMilliseconds) > BigInt(d.timestampMilliseconds));
+  const lower = await rpcError(rpc('evm_setNextBlockTimestamp', [Number(BigInt(d.timestamp) - 1n)]));
+  assert.equal(lower.message, `Timestamp ${BigInt(d.timestamp) - 1n} is lower than the previous block's timestamp ${BigInt(d.timestamp)}`);
 });
 
 test('anvil_setBalance / setCode / setNonce / setStorageAt change the latest state', async () => {
