@@ -256,6 +256,12 @@ test("Ganache's names: evm_setTime (milliseconds or a date, backwards too) and e
       const e = await rpcError(rpc('evm_setTime', [bad]));
       assert.equal(e.code, -32602, String(bad));
     }
+    // A number below 10^11 is Anvil's seconds (Anvil serves evm_setTime as anvil_setTime): its answer.
+    const secs = Math.floor(Date.now() / 1000) + 2 * 86_400;
+    const moved = await rpc('evm_setTime', [secs]);
+    assert.ok(typeof moved === 'number' && Math.abs(moved - 2 * 86_400) <= 2, `moved ${moved} s`);
+    await rpc('evm_mine');
+    assert.ok(Math.abs(Number((await head(rpc)).timestamp) - secs) <= 5);
 
     assert.equal(await rpc('evm_setAccountBalance', [OTHER, '0x64']), true);
     assert.equal(await rpc('evm_setAccountNonce', [OTHER, '0x3']), true);

@@ -17,6 +17,9 @@ import type { MethodTable } from './eth.js';
 import { timeMs } from '../chain/header.js';
 import { MAX_BLOCK_TIME_MS } from '../miner/miner.js';
 
+/** evm_setTime: numbers below this are seconds (Anvil's), from here on milliseconds (Ganache's). */
+const SECONDS_BELOW = 100_000_000_000n;
+
 export function testControlMethods(be: EvmBackend): MethodTable {
   const m: MethodTable = new Map();
   const chain = be.chain;
@@ -103,6 +106,10 @@ export function testControlMethods(be: EvmBackend): MethodTable {
       if (Number.isNaN(t)) throw invalidArg(0, `${JSON.stringify(v)} is neither milliseconds nor a date`);
       ms = BigInt(t);
     } else ms = num(v, 0);
+    // Anvil serves evm_setTime as anvil_setTime, in seconds. A number below 10^11 is a time before
+    // March 1973 in milliseconds but before the year 5138 in seconds: taken as Anvil's seconds
+    // (Foundry users' calls moved the clock to January 1970 and froze the chain there).
+    if (ms < SECONDS_BELOW) return (m.get('anvil_setTime')! as (p: unknown[]) => unknown)(p);
     if (ms > MAX_BLOCK_TIME_MS) throw invalidArg(0, `time ${ms} ms out of range: block times are uint64 milliseconds`);
     miner.clock.offsetMs = ms - BigInt(Math.floor(be.ctx.node.now()));
     miner.clock.nextTimestampMs = undefined;
