@@ -29,7 +29,12 @@ test('evm_setNextBlockTimestamp and evm_increaseTime move block time', async () 
   const b = await rpc('eth_getBlockByNumber', ['latest', false]);
   assert.equal(BigInt(b.timestamp), target);
   assert.equal(BigInt(b.timestampMilliseconds), target * 1000n);
-  await rpc('evm_increaseTime', [3600]);
+  // The total offset: Hardhat's decimal string, and Anvil's number under Anvil's name.
+  const total = await rpc('evm_increaseTime', [3600]);
+  assert.match(total, /^\d+$/);
+  assert.equal(await rpc('anvil_increaseTime', [0]), Number(total));
+  assert.equal(await rpc('anvil_setAutomine', [true]), null);
+  assert.equal(await rpc('evm_setAutomine', [true]), true);
   await rpc('evm_mine');
   const c = await rpc('eth_getBlockByNumber', ['latest', false]);
   assert.ok(BigInt(c.timestamp) >= target + 3600n);

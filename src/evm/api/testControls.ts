@@ -85,15 +85,18 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     return null;
   });
   m.set('anvil_setNextBlockTimestamp', m.get('evm_setNextBlockTimestamp')!);
-  m.set('evm_increaseTime', (p) => {
+  // The clock moved on; the answer is the total offset in seconds: Hardhat's decimal string for
+  // evm_increaseTime, Anvil's number for anvil_increaseTime (Anvil answers evm_ with a number too).
+  const increaseTime = (p: unknown[]): bigint => {
     const s = num(required(p, 0), 0);
     if (BigInt(Math.floor(be.ctx.node.now())) / 1000n + (miner.clock.offsetMs / 1000n) + s > MAX_TIMESTAMP_S) {
       throw invalidArg(0, `${s} s later would pass the largest block time (${MAX_TIMESTAMP_S} s)`);
     }
     miner.clock.offsetMs += s * 1000n;
-    return hexQ(miner.clock.offsetMs / 1000n);
-  });
-  m.set('anvil_increaseTime', m.get('evm_increaseTime')!);
+    return miner.clock.offsetMs / 1000n;
+  };
+  m.set('evm_increaseTime', (p) => increaseTime(p).toString());
+  m.set('anvil_increaseTime', (p) => Number(increaseTime(p)));
   // Ganache's evm_setTime: the clock set to a time in milliseconds (a number, a hex quantity or a
   // date string), backwards too (the next block is still at least the delay after its parent);
   // answers the new offset from the node's time in whole seconds.
@@ -120,7 +123,10 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     if (miner.automine) miner.txAdded();
     return true;
   });
-  m.set('anvil_setAutomine', m.get('evm_setAutomine')!);
+  m.set('anvil_setAutomine', (p) => {
+    (m.get('evm_setAutomine')! as (p: unknown[]) => unknown)(p);
+    return null; // Anvil's answer (Hardhat's evm_setAutomine: true)
+  });
   m.set('hardhat_getAutomine', () => miner.automine);
   m.set('anvil_getAutomine', () => miner.automine);
   m.set('evm_setIntervalMining', (p) => {
