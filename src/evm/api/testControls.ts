@@ -17,6 +17,12 @@ import type { MethodTable } from './eth.js';
 import { timeMs } from '../chain/header.js';
 import { MAX_BLOCK_TIME_MS } from '../miner/miner.js';
 
+/** A control run for its effect, answering Anvil's `null` (where Hardhat's name answers true). */
+const answeringNull = (f: (p: unknown[]) => unknown) => async (p: unknown[]) => {
+  await f(p);
+  return null;
+};
+
 /** evm_setTime: numbers below this are seconds (Anvil's), from here on milliseconds (Ganache's). */
 const SECONDS_BELOW = 100_000_000_000n;
 
@@ -123,10 +129,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     if (miner.automine) miner.txAdded();
     return true;
   });
-  m.set('anvil_setAutomine', (p) => {
-    (m.get('evm_setAutomine')! as (p: unknown[]) => unknown)(p);
-    return null; // Anvil's answer (Hardhat's evm_setAutomine: true)
-  });
+  m.set('anvil_setAutomine', answeringNull(m.get('evm_setAutomine')! as (p: unknown[]) => unknown));
   m.set('hardhat_getAutomine', () => miner.automine);
   m.set('anvil_getAutomine', () => miner.automine);
   m.set('evm_setIntervalMining', (p) => {
@@ -171,10 +174,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
 
   /** A control under Anvil's name (answering null) and Hardhat's (answering true). */
   const anvilAndHardhat = (name: string, run: (p: unknown[]) => Promise<void>) => {
-    m.set(`anvil_${name}`, async (p) => {
-      await run(p);
-      return null;
-    });
+    m.set(`anvil_${name}`, answeringNull(run));
     m.set(`hardhat_${name}`, async (p) => {
       await run(p);
       return true;
@@ -353,10 +353,6 @@ export function testControlMethods(be: EvmBackend): MethodTable {
   m.set('evm_setAccountNonce', setNonce);
   m.set('evm_setAccountStorageAt', setStorageAt);
   // Hardhat answers true; Anvil 1.7.1 null, except for anvil_setStorageAt (true).
-  const answeringNull = (f: (p: unknown[]) => unknown) => async (p: unknown[]) => {
-    await f(p);
-    return null;
-  };
   const edits = { setBalance, setCode, setNonce, setStorageAt, impersonateAccount: impersonate, stopImpersonatingAccount: stopImpersonating };
   for (const [name, f] of Object.entries(edits)) {
     m.set(`hardhat_${name}`, f);
