@@ -41,6 +41,11 @@ function install(): void {
   };
 }
 
+/** The Date.now() after which `evm`'s running call or traced tx is aborted, if it has one. */
+export function deadlineOf(evm: object): number | undefined {
+  return deadlines.get(evm);
+}
+
 /**
  * Runs `fn` (one call or traced tx on `evm`) with a deadline `ms` from now (none when ms ≤ 0),
  * giving the event loop turns while it runs (callYield.ts).

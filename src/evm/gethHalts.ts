@@ -234,5 +234,25 @@ const POPS = new Map<number, number>([
  * the step fails is the length it began with, the one geth names.
  */
 export function stackUnderflowText(stackLength: number, opCode: number): string {
-  return `stack underflow (${stackLength} <=> ${POPS.get(opCode) ?? 0})`;
+  return `stack underflow (${stackLength} <=> ${stackNeed(opCode)})`;
 }
+
+/** The words geth's `opCode` needs on the stack (its minStack). */
+export function stackNeed(opCode: number): number {
+  return POPS.get(opCode) ?? 0;
+}
+
+/**
+ * Whether geth's stack check fails `opCode` with a stack of `stackLength` words for the limit
+ * (its maxStack): only opcodes that leave one word more than they take can, on a full stack
+ * (PUSH0 … PUSH32, DUP1 … DUP16 and the environment reads that take none); geth's text is then
+ * `stack limit reached 1024 (1023)`.
+ */
+export function overflowsStack(stackLength: number, opCode: number): boolean {
+  return stackLength >= 1024 && PUSHES_ONE_MORE.has(opCode);
+}
+const PUSHES_ONE_MORE = new Set<number>([
+  0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x4a, 0x58, 0x59, 0x5a,
+  ...Array.from({ length: 33 }, (_, i) => 0x5f + i), // PUSH0 … PUSH32
+  ...Array.from({ length: 16 }, (_, i) => 0x80 + i), // DUP1 … DUP16
+]);

@@ -67,7 +67,12 @@ export interface RunState {
  * and the memory size in words before the gas handler ran (the event's memory).
  */
 export interface StepLog {
-  step(interp: InterpreterLike, info: OpInfo & { fullName: string }, gas: bigint, memoryWordCount: bigint): void;
+  /**
+   * `trap`: the error the opcode's gas handler threw (the step fails before it runs). A log that
+   * answers a promise (the JavaScript tracer) is waited for before the opcode runs, and its
+   * rejection ends the run with that error.
+   */
+  step(interp: InterpreterLike, info: OpInfo & { fullName: string }, gas: bigint, memoryWordCount: bigint, trap?: unknown): void | Promise<void>;
 }
 type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => Promise<{ runState: RunState; exceptionError?: unknown }>;
 export interface InterpreterLike {
@@ -163,8 +168,9 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
    */
   const loggedStep = (interp: InterpreterLike, op: OpEntry, info: OpInfo, log: StepLog): Promise<void> | undefined => {
     const memorySize = interp._runState.memoryWordCount;
-    const heard = (g: bigint): Promise<void> | undefined => {
-      log.step(interp, info as OpInfo & { fullName: string }, g, memorySize);
+    const heard = (g: bigint, trap?: unknown): Promise<void> | undefined => {
+      const logged = log.step(interp, info as OpInfo & { fullName: string }, g, memorySize, trap);
+      if (logged instanceof Promise) return telling(interp) ? logged.then(() => interp._runStepHook(g, interp.getGasLeft(), memorySize)) : logged;
       return telling(interp) ? interp._runStepHook(g, interp.getGasLeft(), memorySize) : undefined;
     };
     const paid = (g: bigint): Promise<void> | undefined => {
@@ -176,7 +182,7 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     const failed = (e: unknown): Promise<never> => {
       const ev = e as { errorType?: string } | null;
       if (typeof e === 'object' && ev !== null && ev.errorType === 'EVMError') {
-        const told = heard(info.feeBigInt);
+        const told = heard(info.feeBigInt, e);
         if (told !== undefined) return told.then(() => Promise.reject(e));
       }
       throw e;

@@ -3,7 +3,8 @@ import { RLP } from '@ethereumjs/rlp';
 import { RpcError, type RpcMethod } from '../rpc/server.js';
 import { fieldOf, jsonKind, uint64NumberArg } from '../rpc/params.js';
 import { memberLiteral } from '../rpc/rawNumbers.js';
-import { createTracer } from '../tracers/index.js';
+import { createTracer, validateTracer, type Tracer } from '../tracers/index.js';
+import { JsTracerError } from '../tracers/jsTracer.js';
 import type { Block } from '../chain/blockchain.js';
 import { encodeHeader } from '../chain/header.js';
 import { replayBlock } from './replay.js';
@@ -132,33 +133,37 @@ export function traceTimeoutMs(cfg: unknown): number {
  * geth's traceTx answers it — `execution timeout`, as the call's error for one tx, as the tx's
  * `error` in a block's list (the noop tracer, which ignores the stop, still answers `{}`).
  */
-export async function traceBlock(be: EvmBackend, block: Block, make: () => ReturnType<typeof createTracer>, only?: number, timeoutMs = DEFAULT_TRACE_TIMEOUT_MS, noop = false): Promise<unknown[]> {
+export async function traceBlock(be: EvmBackend, block: Block, make: () => Tracer | Promise<Tracer>, only?: number, timeoutMs = DEFAULT_TRACE_TIMEOUT_MS, noop = false): Promise<unknown[]> {
   let replay = await replayBlock(be, block);
   const { txs } = replay;
   const out: unknown[] = [];
   for (let i = 0; i < txs.length; i++) {
     if (only !== undefined && i > only) break;
     const traced = only === undefined || only === i;
-    const tracer = traced ? make() : undefined;
+    const tracer = traced ? await make() : undefined;
     if (!tracer) {
       await replay.run(i);
       continue;
     }
     const { vm, run } = replay;
-    tracer.attach(vm.evm as never, vm as never);
     const txHash = hexD(txs[i].hash());
-    tracer.txStart(txs[i].gasLimit, { blockHash: block.hashHex, blockNumber: block.header.number, txIndex: i, txHash });
     let result;
     try {
+      tracer.attach(vm.evm as never, vm as never);
+      tracer.txStart(txs[i].gasLimit, { blockHash: block.hashHex, blockNumber: block.header.number, txIndex: i, txHash });
       result = await withDeadline(vm.evm, timeoutMs, () => run(i));
     } catch (e) {
-      if (!(e instanceof CallTimeoutError)) throw e;
       tracer.detach();
+      tracer.dispose?.();
+      // Stopped at the timeout, or by a JavaScript tracer's failure (geth cancels the EVM then).
+      const stopped = e instanceof CallTimeoutError;
+      if (!stopped && !(e instanceof JsTracerError)) throw e;
+      const error = stopped ? new TraceTimeoutError() : (e as JsTracerError);
       if (only !== undefined) {
-        if (noop) return [{}];
-        throw new TraceTimeoutError();
+        if (stopped && noop) return [{}];
+        throw error;
       }
-      out.push(noop ? { txHash: hexD(txs[i].hash()), result: {} } : { txHash: hexD(txs[i].hash()), error: new TraceTimeoutError().message });
+      out.push(stopped && noop ? { txHash, result: {} } : { txHash, error: error.message });
       // The stopped run left the replay's state mid-transaction: replay again up to this tx.
       replay = await replayBlock(be, block);
       for (let j = 0; j <= i; j++) await replay.run(j);
@@ -166,7 +171,17 @@ export async function traceBlock(be: EvmBackend, block: Block, make: () => Retur
     }
     tracer.txEnd(result.totalGasSpent);
     tracer.detach();
-    const res = await tracer.result(); // before the next tx changes the state it may read
+    let res;
+    try {
+      res = await tracer.result(); // before the next tx changes the state it may read
+    } catch (e) {
+      // A JavaScript tracer's failure is its tx's answer (geth's txTraceResult.Error in a block).
+      if (!(e instanceof JsTracerError) || only !== undefined) throw e;
+      out.push({ txHash, error: e.message });
+      continue;
+    } finally {
+      tracer.dispose?.();
+    }
     out.push(only === undefined ? { txHash, result: res } : res);
   }
   return out;
@@ -203,7 +218,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
   tracer.set('debug_traceTransaction', async (p) => {
     const h = hash32(required(p, 0), 0);
     const { name, cfg } = traceConfig(p, 1);
-    createTracer(name, cfg); // validate before the lookup, like geth's config decoding
+    await validateTracer(name, cfg); // before the lookup, like geth's config decoding
     const found = chain.findTx(Buffer.from(h.slice(2), 'hex'));
     if (!found) throw new RpcError(-32000, 'transaction not found');
     const [r] = await traceBlock(be, found.block, () => createTracer(name, cfg), found.index, traceTimeoutMs(cfg), name === 'noopTracer');
@@ -211,7 +226,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
   });
   const byBlock = async (b: Block | null, p: unknown[]) => {
     const { name, cfg } = traceConfig(p, 1);
-    createTracer(name, cfg);
+    await validateTracer(name, cfg);
     if (!b) throw new RpcError(-32000, 'block not found');
     return traceBlockWithConfig(be, b, name, cfg);
   };
@@ -222,7 +237,14 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     const spec = opt(p, 1, blockNumberOrHash);
     const b = be.resolveForState(spec);
     const { name, cfg } = traceConfig(p, 2, 'TraceCallConfig');
-    const t = createTracer(name, cfg);
+    const t = await createTracer(name, cfg);
+    try {
+      return await traceCall(t, args, b, name, cfg, p);
+    } finally {
+      t.dispose?.();
+    }
+  });
+  const traceCall = async (t: Tracer, args: ReturnType<typeof parseCallArgs>, b: ReturnType<EvmBackend['resolveForState']>, name: string | undefined, cfg: unknown, p: unknown[]) => {
     const c = (p[2] ?? {}) as Record<string, unknown>;
     const overrides = parseStateOverrides(c.stateOverrides, 2);
     const blockOverrides = parseBlockOverrides(c.blockOverrides, 2);
@@ -251,7 +273,7 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     t.txEnd(out.gasUsed);
     t.detach();
     return await t.result();
-  });
+  };
   // geth looks the hash up among the bad blocks it stored when an import failed; a local node
   // builds every block itself and never imports one, so it has none.
   tracer.set('debug_traceBadBlock', (p) => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { RpcError } from '../rpc/server.js';
 import { arg, decodeHash, fieldOf, jsonKind } from '../rpc/params.js';
-import { createTracer } from '../tracers/index.js';
+import { validateTracer } from '../tracers/index.js';
 import type { Block } from '../chain/blockchain.js';
 import type { EvmBackend } from './backend.js';
 import type { MethodTable } from './eth.js';
@@ -152,7 +152,7 @@ export function fileTracerMethods(be: EvmBackend): MethodTable {
       throw e;
     }
     parentOf(be, block);
-    createTracer(name, cfg); // a bad tracer name fails before any tx runs
+    await validateTracer(name, cfg); // a bad tracer name fails before any tx runs
     return traceBlockWithConfig(be, block, name, cfg);
   });
 

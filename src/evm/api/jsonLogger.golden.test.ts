@@ -22,7 +22,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Address } from '@ethereumjs/util';
 import { asm, at, call, cases, compileFixtures, fresh, runCase, same, sha, sourcePath, type Case } from '../../../test/traceCases.js';
-import { createTracer } from '../tracers/index.js';
+import { createTracer, type Tracer } from '../tracers/index.js';
 import { JsonLogger, type JsonLoggerConfig } from './jsonLogger.js';
 
 const GOLDEN = sourcePath('src/evm/api/jsonLogger.golden.json');
@@ -103,7 +103,7 @@ type Alongside = 'callTracer' | 'second' | undefined;
 async function trace(c: Case, o: Options, alongside: Alongside, sink?: (text: string) => void): Promise<string> {
   const e = await fresh(jsonCode());
   const logger = new JsonLogger(config(o), sink);
-  const other = alongside === 'callTracer' ? createTracer('callTracer', { tracerConfig: { withLog: true } }) : alongside === 'second' ? new JsonLogger(config(o)) : undefined;
+  const other = alongside === 'callTracer' ? (createTracer('callTracer', { tracerConfig: { withLog: true } }) as Tracer) : alongside === 'second' ? new JsonLogger(config(o)) : undefined;
   logger.attach(e);
   // The logger reads the running frames (interpreterSteps.ts), not ethereumjs' step events.
   assert.equal(e.events.listenerCount('step'), 0);

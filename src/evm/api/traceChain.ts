@@ -5,7 +5,7 @@
 // fails ends its block's list: its entry has the `error`, the later ones are `null`.
 import { RpcError } from '../rpc/server.js';
 import type { Block } from '../chain/blockchain.js';
-import { createTracer } from '../tracers/index.js';
+import { validateTracer } from '../tracers/index.js';
 import { blockNumber, blockNumberCode, required, type BlockSpec } from './args.js';
 import type { EvmBackend } from './backend.js';
 import { traceBlockWithConfig, traceConfig, traceTimeoutMs } from './debug.js';
@@ -44,15 +44,20 @@ export function subscribeTraceChain(be: EvmBackend, params: unknown[], emit: (re
   }
   // geth makes the tracer (and reads its timeout) for each transaction: a bad tracer or timeout
   // fails each block's first transaction.
-  let configError: string | undefined;
+  let timeoutError: string | undefined;
   try {
-    createTracer(name, cfg);
     traceTimeoutMs(cfg);
   } catch (e) {
-    configError = (e as Error).message;
+    timeoutError = (e as Error).message;
   }
   let stopped = false;
   (async () => {
+    // The tracer first, then the timeout (a JavaScript tracer is known good once its code has run).
+    let configError: string | undefined;
+    await validateTracer(name, cfg).then(
+      () => (configError = timeoutError),
+      (e: Error) => (configError = e.message),
+    );
     for (let n = from.header.number + 1n; n <= to.header.number && !stopped; n++) {
       const block = be.chain.blockByNumber(n);
       if (!block) return; // the chain was rewound (evm_revert) meanwhile

@@ -386,7 +386,9 @@ function traceFilter(d: Draw): unknown {
 function traceConfig(d: Draw, call = false): unknown {
   if (d.chance(0.1)) return any(d, 1);
   const e: [string, unknown][] = [];
-  if (d.chance(0.6)) e.push(['tracer', d.pick<unknown>(['callTracer', '4byteTracer', 'noopTracer', 'prestateTracer', 'muxTracer', 'bogus', '', '{result: function() { return 1 }}', 1, null, ['callTracer']])]);
+  if (d.chance(0.6)) e.push(['tracer', d.pick<unknown>(['callTracer', '4byteTracer', 'noopTracer', 'prestateTracer', 'muxTracer', 'bogus', '', '{result: function() { return 1 }}', 1, null, ['callTracer'], 'opcountTracer',
+    '{n: 0, step: function(log, db) { this.n += db.getNonce(log.contract.getAddress()) + log.stack.length(); }, fault: function(log) { this.e = log.getError(); }, enter: function(f) { this.n++; }, exit: function(r) {}, result: function(ctx, db) { return [this.n, this.e || null, ctx.type, toHex(ctx.output)]; }}',
+    '{step: function(log) { log.stack.peek(2000); }, fault: function() {}, result: function() { return 1; }}'])]);
   if (d.chance(0.4)) e.push(['tracerConfig', d.pick<unknown>([{ onlyTopCall: true }, { withLog: true }, { withLog: 'yes' }, { diffMode: true }, [], 'x', 7, null, new Dup([['__proto__', 1]])])]);
   if (d.chance(0.2)) e.push(['timeout', d.pick<unknown>(['1s', '0s', '-1s', 'bogus', '1h', '10ms', 5, null])]);
   if (d.chance(0.2)) e.push(['reexec', num(d)]);

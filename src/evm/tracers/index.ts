@@ -1,17 +1,20 @@
 // Tracers for debug_traceTransaction / debug_traceCall / debug_traceBlock*: geth's default struct
-// logger and its native callTracer, flatCallTracer, prestateTracer, muxTracer, noopTracer and
-// 4byteTracer, driven by @ethereumjs/evm's events.
+// logger, its native callTracer, flatCallTracer, prestateTracer, muxTracer, noopTracer and
+// 4byteTracer, driven by @ethereumjs/evm's events, and its JavaScript tracers (jsTracer.ts).
 //
-//   const tracer = createTracer(traceConfig?.tracer, traceConfig);  // throws RpcError on bad input
+//   const tracer = await createTracer(traceConfig?.tracer, traceConfig);  // RpcError on bad input
 //   tracer.attach(vm.evm, vm); tracer.txStart(tx.gasLimit, { blockHash, blockNumber, txIndex, txHash });
 //   ... run the transaction (runTx on vm) ...
 //   tracer.txEnd(receipt.gasUsed); tracer.detach();
 //   return await tracer.result();  // before the state moves on (prestateTracer's diffMode reads it)
+//   tracer.dispose?.();  // whenever the run ends without a result (a JavaScript tracer's engine)
 import { RpcError, goKind as kind } from '../rpc/server.js';
 import { CallTracer } from './callTracer.js';
 import { FlatCallTracer } from './flatCallTracer.js';
 import { MuxTracer } from './muxTracer.js';
 import { PrestateTracer } from './prestateTracer.js';
+import { JsTracer } from './jsTracer.js';
+import { JS_TRACER_SOURCES } from './jsTracerSources.js';
 import { StructLogger } from './structLogger.js';
 import { listen, type Message, type TracedEVM, type Tracer } from './types.js';
 
@@ -23,7 +26,7 @@ export { gethErrorText, unpackRevert, revertMessage } from './errors.js';
  * TraceConfig object as sent ({enableMemory, disableStack, …, tracer, tracerConfig}); a named
  * tracer reads its options from `tracerConfig`. Errors are -32000 with geth's texts.
  */
-export function createTracer(name: string | undefined, config: unknown): Tracer {
+export function createTracer(name: string | undefined, config: unknown): Tracer | Promise<Tracer> {
   const cfg = (config !== null && typeof config === 'object' && !Array.isArray(config) ? config : {}) as Record<string, unknown>;
   if (name === undefined || name === '') {
     return new StructLogger({
@@ -42,7 +45,7 @@ export function createTracer(name: string | undefined, config: unknown): Tracer 
  * (json.Unmarshal into its config type: absent or null leaves the defaults), any other name goes
  * to the JavaScript tracer engine.
  */
-function namedTracer(name: string, tc: unknown): Tracer {
+function namedTracer(name: string, tc: unknown): Tracer | Promise<Tracer> {
   const decode = (goType: string): Record<string, unknown> => {
     if (tc === undefined || tc === null) return {};
     if (typeof tc !== 'object' || Array.isArray(tc)) throw new RpcError(-32000, `json: cannot unmarshal ${kind(tc)} into Go value of type ${goType}`);
@@ -64,7 +67,7 @@ function namedTracer(name: string, tc: unknown): Tracer {
       return new PrestateTracer({ diffMode: flag(decode('native.prestateTracerConfig'), 'diffMode', 'prestateTracerConfig') });
     case 'muxTracer':
       // A map of tracer name (exact: Go map keys) → that tracer's config.
-      return new MuxTracer(Object.entries(decode('map[string]json.RawMessage')).map(([n, c]) => [n, namedTracer(n, c)]));
+      return muxOf(Object.entries(decode('map[string]json.RawMessage')).map(([n, c]) => [n, namedTracer(n, c)]));
   }
   switch (name) {
     // geth's newNoopTracer and newFourByteTracer take their config as `_ json.RawMessage`: any
@@ -74,13 +77,36 @@ function namedTracer(name: string, tc: unknown): Tracer {
     case '4byteTracer':
       return new FourByteTracer();
   }
-  // geth hands any other name to its JavaScript tracer engine (goja), which evaluates `(name)`:
-  // a name its global scope defines is a value without the tracer's methods, null and undefined
-  // make goja's ToObject panic (the RPC server's panic guard answers), any other name is unknown.
-  if (name === 'undefined' || name === 'null') throw new RpcError(-32603, 'method handler crashed');
-  if (Object.hasOwn(GOJA_GLOBALS, name)) throw new RpcError(-32000, 'trace object must expose a function result()');
-  if (/^[A-Za-z_$][\w$]*$/.test(name)) throw new RpcError(-32000, `ReferenceError: ${name} is not defined at <eval>:1:1(0)`);
-  throw new RpcError(-32000, 'JavaScript tracers are not supported');
+  // geth hands any other name to its JavaScript tracer engine (goja), which runs the bundled tracer
+  // of that name or evaluates the text itself as `(code)` (jsTracer.ts). A bare name is answered
+  // here with goja's own texts: a name its global scope defines is a value without the tracer's
+  // methods, null and undefined make goja's ToObject panic (the RPC server's panic guard answers),
+  // any other name is unknown.
+  const bundled = Object.hasOwn(JS_TRACER_SOURCES, name) ? JS_TRACER_SOURCES[name] : undefined;
+  if (bundled === undefined) {
+    if (name === 'undefined' || name === 'null') throw new RpcError(-32603, 'method handler crashed');
+    if (Object.hasOwn(GOJA_GLOBALS, name)) throw new RpcError(-32000, 'trace object must expose a function result()');
+    if (/^[A-Za-z_$][\w$]*$/.test(name)) throw new RpcError(-32000, `ReferenceError: ${name} is not defined at <eval>:1:1(0)`);
+  }
+  // setup() gets the tracerConfig's JSON text ("{}" without one), as geth passes its raw bytes.
+  return JsTracer.create(bundled ?? name, tc === undefined ? '{}' : JSON.stringify(tc));
+}
+
+/** A muxTracer of tracers some of which (JavaScript ones) are still being made. */
+function muxOf(parts: [string, Tracer | Promise<Tracer>][]): Tracer | Promise<Tracer> {
+  if (!parts.some(([, t]) => t instanceof Promise)) return new MuxTracer(parts as [string, Tracer][]);
+  return Promise.allSettled(parts.map(([, t]) => t)).then((settled) => {
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed === undefined) return new MuxTracer(parts.map(([n], i) => [n, (settled[i] as PromiseFulfilledResult<Tracer>).value]));
+    for (const s of settled) if (s.status === 'fulfilled') s.value.dispose?.();
+    throw failed.reason;
+  });
+}
+
+/** Makes the tracer a TraceConfig names and frees it: its errors, before any transaction runs. */
+export async function validateTracer(name: string | undefined, config: unknown): Promise<void> {
+  const t = await createTracer(name, config);
+  t.dispose?.();
 }
 
 /**

@@ -21,6 +21,10 @@ export class MuxTracer implements Tracer {
     for (const [, t] of this.tracers) t.txEnd(gasUsed);
   }
 
+  dispose(): void {
+    for (const [, t] of this.tracers) t.dispose?.();
+  }
+
   /** Names in order (Go writes a map's keys sorted); a promise when a tracer answers one. */
   result(): unknown {
     const sorted = [...this.tracers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

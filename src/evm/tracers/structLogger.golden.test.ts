@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { compileFixtures, cases, fresh, runCase, same, sha, sourcePath, type Case } from '../../../test/traceCases.js';
 import { toJSON } from '../rpc/server.js';
-import { createTracer } from './index.js';
+import { createTracer, type Tracer } from './index.js';
 
 const GOLDEN = sourcePath('src/evm/tracers/structLogger.golden.json');
 const WRITE = process.env.STRUCT_LOGGER_GOLDEN === 'write';
@@ -44,8 +44,8 @@ const FULL = new Set([key({})]);
  */
 async function trace(c: Case, opts: Options, alongside: 'callTracer' | 'second' | undefined = undefined): Promise<string> {
   const e = await fresh();
-  const t = createTracer(undefined, opts);
-  const other = alongside === 'callTracer' ? createTracer('callTracer', { tracerConfig: { withLog: true } }) : alongside === 'second' ? createTracer(undefined, opts) : undefined;
+  const t = createTracer(undefined, opts) as Tracer;
+  const other = alongside === 'callTracer' ? (createTracer('callTracer', { tracerConfig: { withLog: true } }) as Tracer) : alongside === 'second' ? (createTracer(undefined, opts) as Tracer) : undefined;
   t.attach(e);
   // The logger reads the running frames (interpreterSteps.ts), not ethereumjs' step events.
   assert.equal(e.events.listenerCount('step'), 0);

@@ -7,7 +7,7 @@ import { Account, Address, createAddressFromString, hexToBytes } from '@ethereum
 import { Interface } from 'ethers';
 import { compileContract, type Compiled } from '../../../test/solc.js';
 import { RpcError, toJSON } from '../rpc/server.js';
-import { createTracer, revertMessage, unpackRevert } from './index.js';
+import { type Tracer, createTracer, revertMessage, unpackRevert } from './index.js';
 import { anvilRevertReason } from './errors.js';
 
 const sender = createAddressFromString('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
@@ -27,7 +27,7 @@ async function deploy(c: Compiled, args: unknown[] = []): Promise<Address> {
 
 /** Runs a call with a tracer attached and returns the tracer's result. */
 async function trace(name: string | undefined, config: unknown, to: Address, c: Compiled, fn: string, args: unknown[] = [], value = 0n) {
-  const tracer = createTracer(name, config);
+  const tracer = createTracer(name, config) as Tracer;
   tracer.attach(evm);
   try {
     await evm.runCall({ caller: sender, to, data: hexToBytes(iface(c).encodeFunctionData(fn, args) as `0x${string}`), gasLimit: 1_000_000n, value });
@@ -148,7 +148,7 @@ test('callTracer: every frame kind and its error as geth names them, with and wi
   };
   const raw = async (config: unknown, to: Address, data = '0x') => {
     const e = await fresh();
-    const tracer = createTracer('callTracer', config);
+    const tracer = createTracer('callTracer', config) as Tracer;
     tracer.attach(e);
     try {
       await e.runCall({ caller: sender, to, data: hexToBytes(data as `0x${string}`), gasLimit: 1_000_000n });
@@ -225,7 +225,7 @@ test('struct logger: enableReturnData shows the last call\'s return data in the 
 });
 
 test('struct logger: gas figures are JSON numbers, exact past 2^53 (a bigint the server writes bare)', async () => {
-  const t = createTracer(undefined, {});
+  const t = createTracer(undefined, {}) as Tracer;
   t.attach(evm);
   await evm.runCall({ caller: sender, to: storage, data: hexToBytes(iface(C.storage).encodeFunctionData('get') as `0x${string}`), gasLimit: 2n ** 63n - 1n });
   t.detach();
@@ -237,7 +237,7 @@ test('struct logger: gas figures are JSON numbers, exact past 2^53 (a bigint the
 });
 
 test('txStart / txEnd set the top-level gas figures', async () => {
-  const t = createTracer('callTracer', {});
+  const t = createTracer('callTracer', {}) as Tracer;
   t.attach(evm);
   t.txStart(50_000n);
   await evm.runCall({ caller: sender, to: storage, data: hexToBytes(iface(C.storage).encodeFunctionData('get') as `0x${string}`), gasLimit: 50_000n });

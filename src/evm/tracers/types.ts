@@ -60,6 +60,11 @@ export interface Tracer {
    * after the run (prestateTracer's diffMode) answers a promise: await it before the state moves on.
    */
   result(): unknown;
+  /**
+   * Frees what the tracer holds outside the JavaScript heap (a JavaScript tracer's engine): call
+   * it when the run ends without a result (a result frees it itself). Repeated calls do nothing.
+   */
+  dispose?(): void;
 }
 
 /** Event handlers; one declared with a second parameter is awaited until it calls `resolve`. */
