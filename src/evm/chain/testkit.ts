@@ -6,7 +6,10 @@ import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { encodeDeployData, encodeFunctionData, type Abi } from 'viem';
 import { startTestNode, type TestNode } from '../../../test/helpers.js';
+import type { Compiled } from '../../../test/solc.js';
 
 export const DEV_KEYS = [
   'ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
@@ -144,3 +147,22 @@ export async function deployFromDev(rpc: Rpc, bytecode: string, gas = '0x500000'
  * JUMPDEST PUSH1 0 JUMP (12 gas a turn), behind PUSH4 <runtime> PUSH1 0 MSTORE PUSH1 4 PUSH1 28 RETURN.
  */
 export const LOOP_CREATION = '0x635b6000566000526004601cf3';
+
+/**
+ * The transaction helpers the contract tests share, over the client `rpc()` gives (set in a
+ * `before`): a function's call data, a sent transaction's receipt (the dev chain mines it at
+ * once), and a contract deployed by `deployer`.
+ */
+export function txKit(rpc: () => Rpc, deployer: string) {
+  const data = (c: Compiled, functionName: string, args: unknown[] = []) => encodeFunctionData({ abi: c.abi as Abi, functionName, args });
+  const send = async (tx: Record<string, unknown>): Promise<any> => {
+    const h = await rpc()('eth_sendTransaction', [tx]);
+    return rpc()('eth_getTransactionReceipt', [h]);
+  };
+  const deploy = async (c: Compiled, args: unknown[] = [], value = '0x0'): Promise<string> => {
+    const r = await send({ from: deployer, data: encodeDeployData({ abi: c.abi as Abi, bytecode: c.bytecode, args }), value, gas: '0x500000' });
+    assert.equal(r.status, '0x1');
+    return r.contractAddress;
+  };
+  return { data, send, deploy };
+}

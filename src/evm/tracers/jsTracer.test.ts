@@ -4,42 +4,23 @@
 // state say about the same transaction.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeDeployData, encodeFunctionData, getContractAddress, pad, toHex, type Abi } from 'viem';
-import { compile, compileContract, contractSource, type Compiled } from '../../../test/solc.js';
-import { devNode, rpcError, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
+import { encodeDeployData, getContractAddress, pad, toHex, type Abi } from 'viem';
+import { probeChain, PROBE, CHILD, CALLER, STORAGE } from '../../../test/probeChain.js';
+import { rpcError, txKit, DEV_ADDRS, type Rpc } from '../chain/testkit.js';
 import type { TestNode } from '../../../test/helpers.js';
 
-const P = compile(contractSource('Probe.sol'), 'Probe');
-const CH = compile(contractSource('Probe.sol'), 'Child');
-const C = { caller: compileContract('Caller', 'Fixtures.sol'), storage: compileContract('Storage', 'Fixtures.sol') };
+const [P, CH, C] = [PROBE, CHILD, { caller: CALLER, storage: STORAGE }];
 
-let node: TestNode;
-let rpc: Rpc;
-let probe: string;
-let storage: string;
-let caller: string;
 const [ALICE, BOB] = DEV_ADDRS;
+// The chain, its client and the three contracts (test/probeChain.ts), set before the tests.
+let node: TestNode, rpc: Rpc, probe: string, storage: string, caller: string;
 
-const data = (c: Compiled, functionName: string, args: unknown[] = []) => encodeFunctionData({ abi: c.abi as Abi, functionName, args });
-
-async function send(tx: Record<string, unknown>): Promise<any> {
-  const h = await rpc('eth_sendTransaction', [tx]);
-  return rpc('eth_getTransactionReceipt', [h]);
-}
-
-async function deploy(c: Compiled, args: unknown[] = [], value = '0x0'): Promise<string> {
-  const r = await send({ from: ALICE, data: encodeDeployData({ abi: c.abi as Abi, bytecode: c.bytecode, args }), value, gas: '0x500000' });
-  assert.equal(r.status, '0x1');
-  return r.contractAddress;
-}
+const { data, send } = txKit(() => rpc, ALICE);
 
 const trace = (hash: string, tracer: string, extra: Record<string, unknown> = {}) => rpc('debug_traceTransaction', [hash, { tracer, ...extra }]);
 
 before(async () => {
-  ({ node, rpc } = await devNode());
-  probe = await deploy(P);
-  storage = await deploy(C.storage, [7n]);
-  caller = await deploy(C.caller);
+  ({ node, rpc, probe, storage, caller } = await probeChain());
 });
 after(async () => {
   await node.stop();

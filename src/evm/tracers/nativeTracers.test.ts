@@ -3,14 +3,12 @@
 // (eth_getBalance / eth_getTransactionCount / eth_getCode / eth_getStorageAt at the blocks around).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeDeployData, encodeFunctionData, pad, toHex, getContractAddress, type Abi } from 'viem';
-import { compile, compileContract, contractSource, type Compiled } from '../../../test/solc.js';
-import { devNode, rpcError, BLACKHOLE, DEV_ADDRS, LOOP_CREATION, type Rpc } from '../chain/testkit.js';
+import { pad, toHex, getContractAddress } from 'viem';
+import { probeChain, PROBE, CHILD, CALLER, STORAGE } from '../../../test/probeChain.js';
+import { rpcError, txKit, BLACKHOLE, DEV_ADDRS, LOOP_CREATION, type Rpc } from '../chain/testkit.js';
 import type { TestNode } from '../../../test/helpers.js';
 
-const P = compile(contractSource('Probe.sol'), 'Probe');
-const CH = compile(contractSource('Probe.sol'), 'Child');
-const C = { caller: compileContract('Caller', 'Fixtures.sol'), storage: compileContract('Storage', 'Fixtures.sol') };
+const [P, CH, C] = [PROBE, CHILD, { caller: CALLER, storage: STORAGE }];
 
 let node: TestNode;
 let rpc: Rpc;
@@ -21,19 +19,7 @@ const [ALICE, BOB, CAROL] = DEV_ADDRS;
 const SLOT0 = pad(toHex(0));
 const SLOT1 = pad(toHex(1));
 
-const data = (c: Compiled, functionName: string, args: unknown[] = []) => encodeFunctionData({ abi: c.abi as Abi, functionName, args });
-
-/** Sends a tx (automine) and returns its receipt. */
-async function send(tx: Record<string, unknown>): Promise<any> {
-  const h = await rpc('eth_sendTransaction', [tx]);
-  return rpc('eth_getTransactionReceipt', [h]);
-}
-
-async function deploy(c: Compiled, args: unknown[] = [], value = '0x0'): Promise<string> {
-  const r = await send({ from: ALICE, data: encodeDeployData({ abi: c.abi as Abi, bytecode: c.bytecode, args }), value, gas: '0x500000' });
-  assert.equal(r.status, '0x1');
-  return r.contractAddress;
-}
+const { data, send, deploy } = txKit(() => rpc, ALICE);
 
 /** An account as geth's prestate tracer writes it, read from the chain at `block` (slots given). */
 async function account(addr: string, block: string, slots: string[] = []): Promise<Record<string, unknown>> {
@@ -51,10 +37,7 @@ const blockBefore = (r: { blockNumber: string }) => toHex(BigInt(r.blockNumber) 
 const same = (actual: unknown, expected: unknown, msg?: string) => assert.equal(JSON.stringify(actual), JSON.stringify(expected), msg);
 
 before(async () => {
-  ({ node, rpc } = await devNode());
-  probe = await deploy(P);
-  storage = await deploy(C.storage, [7n]);
-  caller = await deploy(C.caller);
+  ({ node, rpc, probe, storage, caller } = await probeChain());
 });
 after(async () => {
   await node.stop();
