@@ -64,6 +64,21 @@ test('traceChain errors: the range, unknown blocks, arguments; a bad tracer fail
     assert.equal(traces[0].txHash, a);
     assert.equal(typeof traces[0].error, 'string');
     assert.equal(traces[1], null);
+    // JavaScript tracers: one that is not JavaScript fails as a tracer geth cannot make; one whose
+    // result throws fails its tx (the block's later txs null); a good one traces every tx.
+    const traced = async (tracer: string) => {
+      const id = (await c.request('debug_subscribe', ['traceChain', hex(head), 'latest', { tracer }])).result;
+      return (await c.next((m) => m.method === 'debug_subscription' && m.params.subscription === id)).params.result.traces;
+    };
+    const syntax = await traced('{result: function() {');
+    assert.match(syntax[0].error, /^SyntaxError: /);
+    assert.equal(syntax[1], null);
+    assert.deepEqual(await traced('{fault: function() {}, result: function() { throw new Error("no") }}'), [
+      { txHash: a, error: "Error: no    in server-side tracer function 'result'" },
+      null,
+    ]);
+    const counted = await traced('opcountTracer');
+    assert.deepEqual(counted.map((t: { result: unknown }) => t.result), [0, 0], 'plain transfers run no opcode');
   } finally {
     c.close();
   }
