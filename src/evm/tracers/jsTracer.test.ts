@@ -311,6 +311,12 @@ test('bad tracers are answered with geth\'s errors and leave the node serving', 
   const r = await send({ from: BOB, to: probe, data: data(P, 'write', [3n, 4n]) });
   const h = r.transactionHash;
   const err = async (tracer: string, extra: Record<string, unknown> = {}) => rpcError(trace(h, tracer, extra));
+  // Deep recursion fails as an answer, QuickJS's own or the host's stack bound (which comes first
+  // varies: jsTracer.md), and the engine stays usable.
+  const RECURSE = '{fault: function(){}, result: function(){ function f(n) { return f(n + 1) + 1 } return f(0) }}';
+  const RECURSION_ERROR = /^(InternalError: stack overflow|RangeError: Maximum call stack size exceeded)    in server-side tracer function 'result'$/;
+  assert.match((await err(RECURSE)).message, RECURSION_ERROR);
+  assert.equal(await trace(h, '{fault: function(){}, result: function(){ function f(n) { return n > 10 ? n : f(n + 1) } return f(0) }}'), 11, 'nested calls, after');
   assert.deepEqual(await err('{step: function(){}, fault: function(){}}'), { code: -32000, message: 'trace object must expose a function result()', data: undefined });
   assert.equal((await err('{result: function(){}}')).message, 'trace object must expose a function fault()');
   assert.equal((await err('{result: function(){}, fault: function(){}, enter: function(){}}')).message, 'trace object must expose either both or none of enter() and exit()');
@@ -328,16 +334,24 @@ test('bad tracers are answered with geth\'s errors and leave the node serving', 
   );
   assert.match((await err('{step: function(log){ log.memory.getUint(1000) }, fault: function(){}, result: function(){ return 1 }}')).message, /^tracer accessed out of bound memory: available \d+, offset 1000, size 32    in server-side tracer function 'step'$/);
   assert.equal((await err('{step: function(log, db){ db.getBalance("0x00") }, fault: function(){}, result: function(){ return 1 }}')).message, "invalid buffer type    in server-side tracer function 'step'");
-  // An endless loop is stopped at the trace's timeout; a tracer's memory is bounded.
+  // An endless loop is stopped at the trace's timeout.
   assert.deepEqual(await err('{step: function(){ for(;;){} }, fault: function(){}, result: function(){ return 1 }}', { timeout: '200ms' }), { code: -32000, message: 'execution timeout', data: undefined });
   assert.equal((await err('{fault: function(){}, result: function(){ for(;;){} }}', { timeout: '200ms' })).message, 'execution timeout');
+  // What JSON cannot write fails result.
+  assert.equal((await err('{fault: function(){}, result: function(){ var o = {}; o.o = o; return o }}')).message, "TypeError: circular reference    in server-side tracer function 'result'");
+  assert.equal((await err('{fault: function(){}, result: function(){ throw "plain" }}')).message, "plain    in server-side tracer function 'result'");
+  // The sandbox: none of Node's globals.
+  assert.equal(await trace(h, '{fault: function(){}, result: function(){ return [typeof require, typeof process, typeof globalThis.fetch, typeof setTimeout].join() }}'), 'undefined,undefined,undefined,undefined');
+  // In a block, a tracer's failure is its tx's answer.
+  const block = await rpc('debug_traceBlockByNumber', [r.blockNumber, { tracer: '{step: function(){ throw new Error("x") }, fault: function(){}, result: function(){ return 1 }}' }]);
+  assert.deepEqual(block, [{ txHash: h, error: "Error: x    in server-side tracer function 'step'" }]);
+  // Still serving, and tracing; deep recursion still fails as an answer.
+  assert.equal(await trace(h, 'opcountTracer'), (await rpc('debug_traceTransaction', [h, {}])).structLogs.length);
+  assert.match((await err(RECURSE)).message, RECURSION_ERROR);
+  // A tracer's heap is bounded (last: QuickJS cannot free that runtime, see jsTracer.ts).
   assert.equal(
     (await err('{fault: function(){}, result: function(){ var a = []; for(;;) a.push(new Uint8Array(1 << 24)); }}', { timeout: '60s' })).message,
     "InternalError: out of memory    in server-side tracer function 'result'",
   );
-  // In a block, a tracer's failure is its tx's answer.
-  const block = await rpc('debug_traceBlockByNumber', [r.blockNumber, { tracer: '{step: function(){ throw new Error("x") }, fault: function(){}, result: function(){ return 1 }}' }]);
-  assert.deepEqual(block, [{ txHash: h, error: "Error: x    in server-side tracer function 'step'" }]);
-  // Still serving, and tracing.
-  assert.equal(await trace(h, 'opcountTracer'), (await rpc('debug_traceTransaction', [h, {}])).structLogs.length);
+  assert.equal(await trace(h, 'opcountTracer'), (await rpc('debug_traceTransaction', [h, {}])).structLogs.length, 'tracing after it');
 });

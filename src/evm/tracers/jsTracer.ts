@@ -42,7 +42,7 @@ const MEMORY_LIMIT = 128 * 1024 * 1024;
 const RESULT_BUDGET_MS = 5_000;
 
 let engine: Promise<QuickJSAsyncWASMModule> | undefined;
-/** The QuickJS module, loaded with the first JavaScript tracer (a failed load is tried again). */
+/** The QuickJS module, loaded with the first JavaScript tracer (a failed load is tried again), kept for the process's life. */
 function quickjs(): Promise<QuickJSAsyncWASMModule> {
   engine ??= (async () => {
     const [core, variant] = await Promise.all([
@@ -57,12 +57,66 @@ function quickjs(): Promise<QuickJSAsyncWASMModule> {
   return engine;
 }
 
+/**
+ * The runtime every tracer's context lives in. Tracers get a context each (their own globals:
+ * nothing of one reaches another) and only contexts are freed: QuickJS cannot always free a
+ * runtime whose code was stopped midway or failed (its `list_empty(&rt->gc_obj_list)` assertion
+ * aborts the whole module), and a module loaded later in the process serves worse (engineFailed).
+ * A runtime whose heap reached the limit is left as it is, and the next tracer gets a new one.
+ */
+let shared: QuickJSAsyncRuntime | undefined;
+/** The tracer whose code runs now (turn gives one at a time): the runtime's interrupts are its. */
+let running: JsTracer | undefined;
+async function sharedRuntime(): Promise<QuickJSAsyncRuntime> {
+  const mod = await quickjs();
+  if (shared === undefined) {
+    shared = mod.newRuntime();
+    shared.setMemoryLimit(MEMORY_LIMIT);
+    // The runtime's default stack bound: a larger one lets deep recursion overflow the host's
+    // stack under asyncify (a RangeError out of the module) before QuickJS's own check.
+    shared.setInterruptHandler(() => running?.interrupted() ?? false);
+  }
+  return shared;
+}
+
 /** Entries into tracers' code, one at a time (the module's single asyncify stack). */
 let turns: Promise<unknown> = Promise.resolve();
-function turn<T>(fn: () => Promise<T>): Promise<T> {
-  const run = turns.then(fn, fn);
+function turn<T>(tracer: JsTracer, fn: () => Promise<T>): Promise<T> {
+  const guarded = async () => {
+    running = tracer;
+    try {
+      return await fn();
+    } catch (e) {
+      return engineFailed(e);
+    } finally {
+      running = undefined;
+    }
+  };
+  const run = turns.then(guarded, guarded);
   turns = run.catch(() => undefined);
   return run;
+}
+
+/**
+ * An exception out of the module itself, not the tracer's (those are results): e.g. the host's
+ * `RangeError: Maximum call stack size exceeded` when a tracer recurses deeper than the host's
+ * stack before QuickJS's own bound. The entry answers it as the tracer's failure. The module is
+ * kept: one loaded later in the process meets the host's stack bound after ~100 nested calls.
+ */
+function engineFailed(e: unknown): never {
+  const err = e as Error | undefined;
+  throw new EngineFailure(err instanceof Error ? `${err.name}: ${err.message}` : String(e));
+}
+class EngineFailure extends Error {}
+
+/** `r`, or the tracer's failure text when the engine itself failed. */
+async function entry<T>(r: Promise<T>): Promise<T | { engineFailure: string }> {
+  try {
+    return await r;
+  } catch (e) {
+    if (e instanceof EngineFailure) return { engineFailure: e.message };
+    throw e;
+  }
 }
 
 const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
@@ -132,6 +186,9 @@ export class JsTracer implements Tracer, StepLog {
   private readonly depths: number[] = [];
   private timedOut = false;
 
+  /** Its code met the heap limit: the shared runtime is left to it (sharedRuntime). */
+  private exhausted = false;
+
   private constructor(
     private readonly rt: QuickJSAsyncRuntime,
     private readonly vm: QuickJSAsyncContext,
@@ -142,25 +199,23 @@ export class JsTracer implements Tracer, StepLog {
    * `config` (the tracerConfig's JSON text); errors as geth's.
    */
   static async create(code: string, config: string): Promise<JsTracer> {
-    const mod = await quickjs();
-    const rt = mod.newRuntime();
-    rt.setMemoryLimit(MEMORY_LIMIT);
-    rt.setMaxStackSize(1024 * 1024);
+    const rt = await sharedRuntime();
     const vm = rt.newContext();
     const tracer = new JsTracer(rt, vm);
     try {
       tracer.deadline = Date.now() + RESULT_BUDGET_MS;
-      rt.setInterruptHandler(() => tracer.interrupted());
       const host = vm.newObject();
       defineHost(vm, host, tracer);
       vm.setProp(vm.global, '__powderHost', host);
       host.dispose();
       vm.unwrapResult(vm.evalCode(JS_TRACER_PRELUDE, 'prelude.js')).dispose();
-      const loaded = await turn(() => vm.evalCodeAsync(`__powder.load(${JSON.stringify(code)}, ${JSON.stringify(config)})`));
+      const loaded = await entry(turn(tracer, () => vm.evalCodeAsync(`__powder.load(${JSON.stringify(code)}, ${JSON.stringify(config)})`)));
+      if ('engineFailure' in loaded) throw new RpcError(-32000, loaded.engineFailure);
       if (loaded.error || tracer.raised !== undefined) {
         const text = tracer.raised ?? errorText(vm, loaded.error!);
         if (loaded.error) loaded.error.dispose();
         else loaded.value.dispose();
+        tracer.exhausted ||= isOutOfMemory(text);
         throw new RpcError(-32000, tracer.raised === undefined && Date.now() > tracer.deadline ? 'execution timeout' : text);
       }
       const outcome = vm.getString(loaded.value);
@@ -202,10 +257,14 @@ export class JsTracer implements Tracer, StepLog {
   contextJSON(): string {
     return JSON.stringify(this.ctx);
   }
-  /** A host function's failure: geth interrupts the tracer with it (its catch does not stop it). */
-  raise(message: string): Error {
+  /**
+   * A host function's failure: geth interrupts the tracer with it (its catch does not stop it).
+   * The host function returns undefined and the runtime's interrupt check stops the tracer's code
+   * (a host exception thrown into QuickJS would be catchable, and leaves its stack check unreliable).
+   */
+  raise(message: string): Raised {
     this.raised ??= message;
-    return new Error(message);
+    return new Raised(message);
   }
 
   interrupted(): boolean {
@@ -400,13 +459,18 @@ export class JsTracer implements Tracer, StepLog {
   private async call(fn: 'step' | 'fault' | 'enter' | 'exit'): Promise<void> {
     if (this.failure !== undefined || this.disposed) return;
     if (this.evm !== undefined) this.deadline = deadlineOf(this.evm) ?? this.deadline;
-    const r = await turn(() => this.vm.evalCodeAsync(`__powder.${fn}()`));
+    const r = await entry(turn(this, () => this.vm.evalCodeAsync(`__powder.${fn}()`)));
+    if ('engineFailure' in r) {
+      this.failure = new JsTracerError(`${r.engineFailure}    in server-side tracer function '${fn}'`);
+      return;
+    }
     if (!r.error) {
       r.value.dispose();
       if (this.raised === undefined) return;
     }
     const text = this.raised ?? errorText(this.vm, r.error!);
     r.error?.dispose();
+    this.exhausted ||= isOutOfMemory(text);
     if (this.raised === undefined && this.deadline !== undefined && Date.now() > this.deadline) {
       this.timedOut = true;
       throw new CallTimeoutError();
@@ -420,11 +484,13 @@ export class JsTracer implements Tracer, StepLog {
       if (this.timedOut) throw new JsTracerError('execution timeout');
       if (this.failure !== undefined) throw this.failure;
       this.deadline ??= Date.now() + RESULT_BUDGET_MS;
-      const r = await turn(() => this.vm.evalCodeAsync('__powder.result()'));
+      const r = await entry(turn(this, () => this.vm.evalCodeAsync('__powder.result()')));
+      if ('engineFailure' in r) throw new JsTracerError(`${r.engineFailure}    in server-side tracer function 'result'`);
       if (r.error || this.raised !== undefined) {
         const text = this.raised ?? errorText(this.vm, r.error!);
         r.error?.dispose();
         if (!r.error) r.value.dispose();
+        this.exhausted ||= isOutOfMemory(text);
         if (this.raised === undefined && Date.now() > this.deadline) throw new JsTracerError('execution timeout');
         throw new JsTracerError(`${text}    in server-side tracer function 'result'`);
       }
@@ -441,10 +507,19 @@ export class JsTracer implements Tracer, StepLog {
     if (this.disposed) return;
     this.disposed = true;
     this.detach();
-    this.vm.dispose();
-    this.rt.dispose();
+    if (this.exhausted && shared === this.rt) shared = undefined;
+    try {
+      this.vm.dispose();
+    } catch {
+      // Nothing to do: its objects stay in the runtime's heap.
+    }
   }
 }
+
+const isOutOfMemory = (text: string) => text === 'InternalError: out of memory';
+
+/** What a host function raised (JsTracer.raise). */
+class Raised extends Error {}
 
 /** geth's IntrinsicGas as its JS tracer computes it: no access list. */
 function intrinsicGas(data: Uint8Array, create: boolean, shanghai: boolean): number {
@@ -472,13 +547,23 @@ function errorText(vm: QuickJSAsyncContext, handle: QuickJSHandle): string {
 /** The host functions the prelude builds `log`, `db`, the frames and the helpers over. */
 function defineHost(vm: QuickJSAsyncContext, host: QuickJSHandle, tracer: JsTracer): void {
   const self = () => tracer;
-  const fn = (name: string, f: (...args: QuickJSHandle[]) => QuickJSHandle | undefined) => {
-    const h = vm.newFunction(name, (...args) => f(...args));
+  const unlessRaised = (e: unknown): QuickJSHandle | { error: QuickJSHandle } => {
+    if (e instanceof Raised) return { error: vm.newError(e.message) };
+    throw e;
+  };
+  const fn = (name: string, f: (...args: QuickJSHandle[]) => QuickJSHandle | { error: QuickJSHandle } | undefined) => {
+    const h = vm.newFunction(name, (...args) => {
+      try {
+        return f(...args);
+      } catch (e) {
+        return unlessRaised(e);
+      }
+    });
     vm.setProp(host, name, h);
     h.dispose();
   };
-  const asyncFn = (name: string, f: (...args: QuickJSHandle[]) => Promise<QuickJSHandle>) => {
-    const h = vm.newAsyncifiedFunction(name, (...args) => f(...args));
+  const asyncFn = (name: string, f: (...args: QuickJSHandle[]) => Promise<QuickJSHandle | { error: QuickJSHandle }>) => {
+    const h = vm.newAsyncifiedFunction(name, (...args) => f(...args).catch(unlessRaised));
     vm.setProp(host, name, h);
     h.dispose();
   };
