@@ -17,6 +17,7 @@ import { keccak256 } from '../crypto.js';
 import { trieGet } from './batchTrie.js';
 import { copyAccount } from './flat.js';
 import type { StateStore } from './state.js';
+import { NOT_NOW, readsNow, type NotNow, type ReadsNow } from './readsNow.js';
 
 const EMPTY = new Uint8Array(0);
 const DONE: Promise<void> = Promise.resolve();
@@ -62,6 +63,25 @@ export class StateReader {
     const a = this.accounts.get(addrHex);
     if (a !== undefined) return a ?? undefined;
     return this.loadAccount(address, addrHex);
+  }
+
+  /** The account at this root without waiting (ReadsNow), when the base state can tell it at once. */
+  accountNow(address: Address, addrHex: string): Account | undefined | NotNow {
+    const a = this.accounts.get(addrHex);
+    if (a !== undefined) return a ?? undefined;
+    const now = readsNow(this.base)?.accountNow(address) ?? NOT_NOW;
+    if (now === NOT_NOW) return NOT_NOW;
+    this.bound(this.accounts);
+    this.accounts.set(addrHex, now ?? null);
+    return now;
+  }
+
+  /** The code with hash `codeHash` without waiting (ReadsNow): this reader's, or the base state's when it is that code. */
+  codeNow(address: Address, codeHash: Uint8Array): Uint8Array | NotNow {
+    const known = this.codes.get(hexOf(codeHash));
+    if (known !== undefined) return known;
+    const c = readsNow(this.base)?.codeNow(address) ?? NOT_NOW;
+    return c !== NOT_NOW && equalsBytes(keccak256(c), codeHash) ? c : NOT_NOW;
   }
 
   private async loadAccount(address: Address, addrHex: string): Promise<Account | undefined> {
@@ -124,7 +144,7 @@ export class StateReader {
 type Undo = () => void;
 
 /** The EVM's state manager for calls: the run's writes, journaled, over a StateReader. */
-export class CallState implements StateManagerInterface {
+export class CallState implements StateManagerInterface, ReadsNow {
   /** address hex → the account as the run left it (null: deleted). */
   private readonly accounts = new Map<string, Account | null>();
   /** address hex → slot hex → value written (unpadded). A cleared or deleted account gets a fresh map. */
@@ -250,6 +270,32 @@ export class CallState implements StateManagerInterface {
       const a = this.current(address, addrHex);
       return a instanceof Promise ? a.then((account) => this.slotOf(account, key)) : this.slotOf(a, key);
     });
+  }
+
+  // ReadsNow: the run's own writes, else the reader's without waiting.
+  accountNow(address: Address): Account | undefined | NotNow {
+    const addrHex = hexOf(address.bytes);
+    const own = this.accounts.get(addrHex);
+    if (own !== undefined) return own ?? undefined;
+    return this.reader.accountNow(address, addrHex);
+  }
+
+  storageNow(address: Address, key: Uint8Array): Uint8Array | NotNow {
+    const addrHex = hexOf(address.bytes);
+    const v = this.storage.get(addrHex)?.get(hexOf(key));
+    if (v !== undefined) return v;
+    const a = this.accountNow(address);
+    return a === NOT_NOW ? NOT_NOW : this.slotOf(a, key);
+  }
+
+  codeNow(address: Address): Uint8Array | NotNow {
+    const addrHex = hexOf(address.bytes);
+    const account = this.accountNow(address);
+    if (account === NOT_NOW) return NOT_NOW;
+    if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
+    const own = this.codes.get(addrHex);
+    if (own !== undefined && equalsBytes(own.hash, account.codeHash)) return own.code;
+    return this.reader.codeNow(address, account.codeHash);
   }
 
   private slotOf(account: Account | undefined, key: Uint8Array): Uint8Array {

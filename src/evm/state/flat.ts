@@ -9,6 +9,7 @@ import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, EthereumJSErrorWithoutCode, concatBytes, createAccountFromRLP, createAddressFromString, unpadBytes, type Address } from '@ethereumjs/util';
 import { hexOf } from '../../hexOf.js';
 import { BatchTrie, NodeCache, trieGet, type NodeStore } from './batchTrie.js';
+import { NOT_NOW, type NotNow, type ReadsNow } from './readsNow.js';
 
 type Slot = Uint8Array | null;
 
@@ -109,7 +110,7 @@ interface SyncNodeDB {
   putSync(key: string, val: Uint8Array): void;
 }
 
-export class FlatStateManager extends MerkleStateManager {
+export class FlatStateManager extends MerkleStateManager implements ReadsNow {
   constructor(
     opts: ConstructorParameters<typeof MerkleStateManager>[0],
     private readonly flat: FlatCache,
@@ -147,19 +148,39 @@ export class FlatStateManager extends MerkleStateManager {
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
+    const now = this.accountNow(address);
+    return now !== NOT_NOW ? now : this.accountFrom(await this._trie.get(address.bytes), address);
+  }
+
+  /** The account from the caches, the flat cache or a synchronous trie walk (ReadsNow). */
+  accountNow(address: Address): Account | undefined | NotNow {
     const elem = this._caches?.account?.get(address);
     if (elem !== undefined) return elem.accountRLP !== undefined ? accountFromRLP(elem.accountRLP) : undefined;
-    const root = hexOf(this._trie.root());
-    const key = hexOf(address.bytes);
-    let rlp = this.flat.get(root, key);
-    if (rlp === undefined) {
-      const getNode = this.syncNodeReader();
-      rlp = getNode ? trieGet(this._trie.root(), this.hashKey(address.bytes), getNode, this.nodeCache) : await this._trie.get(address.bytes);
-      this.flat.set(root, key, rlp);
-    }
+    const rlp = this.flat.get(hexOf(this._trie.root()), hexOf(address.bytes));
+    if (rlp !== undefined) return this.accountFrom(rlp, address, false);
+    const getNode = this.syncNodeReader();
+    return getNode ? this.accountFrom(trieGet(this._trie.root(), this.hashKey(address.bytes), getNode, this.nodeCache), address) : NOT_NOW;
+  }
+
+  /** The account of trie value `rlp`, remembered in the caches (and the flat cache when read from the trie). */
+  private accountFrom(rlp: Uint8Array | null, address: Address, fromTrie = true): Account | undefined {
+    if (fromTrie) this.flat.set(hexOf(this._trie.root()), hexOf(address.bytes), rlp);
     const account = rlp !== null ? accountFromRLP(rlp) : undefined;
     this._caches?.account?.put(address, account);
     return account;
+  }
+
+  /** The code from the code cache or the synchronous node store (ReadsNow). */
+  codeNow(address: Address): Uint8Array | NotNow {
+    const elem = this._caches?.code?.get(address);
+    if (elem !== undefined) return elem.code ?? EMPTY;
+    const account = this.accountNow(address);
+    if (account === NOT_NOW) return NOT_NOW;
+    if (!account || !account.isContract()) return EMPTY;
+    const db = this.syncNodeDB();
+    if (db === undefined) return NOT_NOW;
+    const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
+    return db.getSync(hexOf(key)) ?? EMPTY;
   }
 
   /**
@@ -366,19 +387,30 @@ export class FlatStateManager extends MerkleStateManager {
   }
 
   override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    const now = this.storageNow(address, key);
+    if (now !== NOT_NOW) return now;
+    const account = await this.getAccount(address);
+    if (!account) return new Uint8Array();
+    return this.slotFrom(await this._getStorageTrie(address, account).get(key), address, key, account);
+  }
+
+  /** A slot from the caches, the flat cache or a synchronous trie walk (ReadsNow). */
+  storageNow(address: Address, key: Uint8Array): Uint8Array | NotNow {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
     const cached = this._caches?.storage?.get(address, key);
     if (cached !== undefined) return RLP.decode(cached ?? EMPTY) as Uint8Array;
-    const account = await this.getAccount(address);
+    const account = this.accountNow(address);
+    if (account === NOT_NOW) return NOT_NOW;
     if (!account) return new Uint8Array();
-    const root = hexOf(account.storageRoot);
-    const k = hexOf(key);
-    let value = this.flat.get(root, k);
-    if (value === undefined) {
-      const getNode = this.syncNodeReader();
-      value = getNode ? trieGet(account.storageRoot, this.hashKey(key), getNode, this.nodeCache) : await this._getStorageTrie(address, account).get(key);
-      this.flat.set(root, k, value);
-    }
+    const value = this.flat.get(hexOf(account.storageRoot), hexOf(key));
+    if (value !== undefined) return this.slotFrom(value, address, key, account, false);
+    const getNode = this.syncNodeReader();
+    return getNode ? this.slotFrom(trieGet(account.storageRoot, this.hashKey(key), getNode, this.nodeCache), address, key, account) : NOT_NOW;
+  }
+
+  /** The slot of trie value `value`, remembered in the caches (and the flat cache when read from the trie). */
+  private slotFrom(value: Uint8Array | null, address: Address, key: Uint8Array, account: Account, fromTrie = true): Uint8Array {
+    if (fromTrie) this.flat.set(hexOf(account.storageRoot), hexOf(key), value);
     this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);
     return RLP.decode(value ?? EMPTY) as Uint8Array;
   }

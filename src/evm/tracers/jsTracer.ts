@@ -4,12 +4,11 @@
 // transaction or call. jsTracer.md is its wire reference.
 //
 // geth runs the code in goja, a JavaScript engine of its own process that the tracer cannot leave.
-// Here it runs in QuickJS compiled to WebAssembly (quickjs-emscripten): the tracer sees only what
-// the prelude (jsPrelude.ts) and the host functions below give it, it is stopped when the trace's
-// timeout passes even inside an endless loop, and its heap is bounded. The asyncified build lets
-// `db.getBalance` and its siblings wait for the EVM's state (read asynchronously here) as though
-// they were synchronous, as the tracer expects. One WebAssembly module serves every tracer; it can
-// wait for one such read at a time, so entries into tracers' code take turns (`turn`).
+// Here it runs in QuickJS compiled to WebAssembly (quickjs-emscripten, its synchronous build): the
+// tracer sees only what the prelude (jsPrelude.ts) and the host functions below give it, it is
+// stopped when the trace's timeout passes even inside an endless loop, and its heap is bounded.
+// The tracer's calls run synchronously, as goja's do: `db.getBalance` and its siblings read the
+// EVM's state through its synchronous reads (src/evm/state/readsNow.ts).
 //
 // Steps come from the interpreter loop (interpreterSteps.ts) as the struct logger's do, with the
 // live frame: the tracer's step runs before the opcode, with the stack and memory as geth shows
@@ -17,7 +16,7 @@
 // step, and a step failing there reaches the tracer's step with `log.getError()` set (and no
 // fault); the same checks are made here before the step is handed over.
 import { generateAddress, generateAddress2, bigIntToBytes, setLengthLeft, Address, type Account } from '@ethereumjs/util';
-import type { QuickJSAsyncContext, QuickJSAsyncRuntime, QuickJSAsyncWASMModule, QuickJSHandle } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { dynamicImport } from '../../dynamicImport.js';
 import { CallTimeoutError, deadlineOf } from '../callDeadline.js';
 import { overflowsStack, stackNeed, stackUnderflowText } from '../gethHalts.js';
@@ -27,7 +26,8 @@ import { failsInStep, gethErrorText } from './errors.js';
 import { JS_TRACER_PRELUDE } from './jsPrelude.js';
 import { gethOpName } from './opnames.js';
 import { dropStepLog, keepStepLog } from './stepLog.js';
-import { listen, type EVMResult, type Message, type TraceContext, type TracedEVM, type TracedState, type Tracer } from './types.js';
+import { listen, type EVMResult, type Message, type TraceContext, type TracedEVM, type Tracer } from './types.js';
+import { NOT_NOW, readsNow, type ReadsNow } from '../state/readsNow.js';
 
 /** A JavaScript tracer's failure: geth's text, `<error>    in server-side tracer function '<fn>'`. */
 export class JsTracerError extends RpcError {
@@ -41,15 +41,15 @@ const MEMORY_LIMIT = 128 * 1024 * 1024;
 /** A result() run after the trace's deadline is known gets this long. */
 const RESULT_BUDGET_MS = 5_000;
 
-let engine: Promise<QuickJSAsyncWASMModule> | undefined;
+let engine: Promise<QuickJSWASMModule> | undefined;
 /** The QuickJS module, loaded with the first JavaScript tracer (a failed load is tried again), kept for the process's life. */
-function quickjs(): Promise<QuickJSAsyncWASMModule> {
+function quickjs(): Promise<QuickJSWASMModule> {
   engine ??= (async () => {
     const [core, variant] = await Promise.all([
       dynamicImport<typeof import('quickjs-emscripten-core')>('quickjs-emscripten-core'),
-      dynamicImport<{ default: Parameters<typeof import('quickjs-emscripten-core').newQuickJSAsyncWASMModuleFromVariant>[0] }>('@jitl/quickjs-wasmfile-release-asyncify'),
+      dynamicImport<{ default: Parameters<typeof import('quickjs-emscripten-core').newQuickJSWASMModuleFromVariant>[0] }>('@jitl/quickjs-wasmfile-release-sync'),
     ]);
-    return core.newQuickJSAsyncWASMModuleFromVariant(variant.default);
+    return core.newQuickJSWASMModuleFromVariant(variant.default);
   })().catch((e) => {
     engine = undefined;
     throw e;
@@ -60,62 +60,36 @@ function quickjs(): Promise<QuickJSAsyncWASMModule> {
 /**
  * The runtime every tracer's context lives in. Tracers get a context each (their own globals:
  * nothing of one reaches another) and only contexts are freed: QuickJS cannot always free a
- * runtime whose code was stopped midway or failed (its `list_empty(&rt->gc_obj_list)` assertion
- * aborts the whole module), and a module loaded later in the process serves worse (engineFailed).
- * A runtime whose heap reached the limit is left as it is, and the next tracer gets a new one.
+ * runtime whose code was stopped midway (its `list_empty(&rt->gc_obj_list)` assertion aborts the
+ * whole module). A runtime whose heap reached the limit is left as it is, and the next tracer gets
+ * a new one.
  */
-let shared: QuickJSAsyncRuntime | undefined;
-/** The tracer whose code runs now (turn gives one at a time): the runtime's interrupts are its. */
+let shared: QuickJSRuntime | undefined;
+/** The tracer whose code runs now: the runtime's interrupts are its. */
 let running: JsTracer | undefined;
-async function sharedRuntime(): Promise<QuickJSAsyncRuntime> {
+async function sharedRuntime(): Promise<QuickJSRuntime> {
   const mod = await quickjs();
   if (shared === undefined) {
     shared = mod.newRuntime();
     shared.setMemoryLimit(MEMORY_LIMIT);
-    // The runtime's default stack bound: a larger one lets deep recursion overflow the host's
-    // stack under asyncify (a RangeError out of the module) before QuickJS's own check.
     shared.setInterruptHandler(() => running?.interrupted() ?? false);
   }
   return shared;
 }
 
-/** Entries into tracers' code, one at a time (the module's single asyncify stack). */
-let turns: Promise<unknown> = Promise.resolve();
-function turn<T>(tracer: JsTracer, fn: () => Promise<T>): Promise<T> {
-  const guarded = async () => {
-    running = tracer;
-    try {
-      return await fn();
-    } catch (e) {
-      return engineFailed(e);
-    } finally {
-      running = undefined;
-    }
-  };
-  const run = turns.then(guarded, guarded);
-  turns = run.catch(() => undefined);
-  return run;
-}
-
 /**
- * An exception out of the module itself, not the tracer's (those are results): e.g. the host's
- * `RangeError: Maximum call stack size exceeded` when a tracer recurses deeper than the host's
- * stack before QuickJS's own bound. The entry answers it as the tracer's failure. The module is
- * kept: one loaded later in the process meets the host's stack bound after ~100 nested calls.
+ * Runs `fn` (a call into `tracer`'s code) with the runtime's interrupts its; an exception out of
+ * the module itself, not the tracer's (those are results), is answered as the tracer's failure.
  */
-function engineFailed(e: unknown): never {
-  const err = e as Error | undefined;
-  throw new EngineFailure(err instanceof Error ? `${err.name}: ${err.message}` : String(e));
-}
-class EngineFailure extends Error {}
-
-/** `r`, or the tracer's failure text when the engine itself failed. */
-async function entry<T>(r: Promise<T>): Promise<T | { engineFailure: string }> {
+function enter<T>(tracer: JsTracer, fn: () => T): T | { engineFailure: string } {
+  const before = running;
+  running = tracer;
   try {
-    return await r;
+    return fn();
   } catch (e) {
-    if (e instanceof EngineFailure) return { engineFailure: e.message };
-    throw e;
+    return { engineFailure: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+  } finally {
+    running = before;
   }
 }
 
@@ -162,7 +136,6 @@ const CALL_TYPES: Record<number, string> = { 0xf0: 'CREATE', 0xf1: 'CALL', 0xf2:
 
 export class JsTracer implements Tracer, StepLog {
   private evm: TracedEVM | undefined;
-  private state: TracedState | undefined;
   private unlisten: (() => void) | undefined;
   private cur: StepView | undefined;
   private frame: FrameView | undefined;
@@ -189,9 +162,12 @@ export class JsTracer implements Tracer, StepLog {
   /** Its code met the heap limit: the shared runtime is left to it (sharedRuntime). */
   private exhausted = false;
 
+  /** The tracer's functions in its context (set once its code is loaded). */
+  private fns: Record<'step' | 'fault' | 'enter' | 'exit' | 'result', QuickJSHandle> | undefined;
+
   private constructor(
-    private readonly rt: QuickJSAsyncRuntime,
-    private readonly vm: QuickJSAsyncContext,
+    private readonly rt: QuickJSRuntime,
+    private readonly vm: QuickJSContext,
   ) {}
 
   /**
@@ -209,14 +185,14 @@ export class JsTracer implements Tracer, StepLog {
       vm.setProp(vm.global, '__powderHost', host);
       host.dispose();
       vm.unwrapResult(vm.evalCode(JS_TRACER_PRELUDE, 'prelude.js')).dispose();
-      const loaded = await entry(turn(tracer, () => vm.evalCodeAsync(`__powder.load(${JSON.stringify(code)}, ${JSON.stringify(config)})`)));
+      const loaded = enter(tracer, () => vm.evalCode(`__powder.load(${JSON.stringify(code)}, ${JSON.stringify(config)})`));
       if ('engineFailure' in loaded) throw new RpcError(-32000, loaded.engineFailure);
       if (loaded.error || tracer.raised !== undefined) {
         const text = tracer.raised ?? errorText(vm, loaded.error!);
         if (loaded.error) loaded.error.dispose();
         else loaded.value.dispose();
         tracer.exhausted ||= isOutOfMemory(text);
-        throw new RpcError(-32000, tracer.raised === undefined && Date.now() > tracer.deadline ? 'execution timeout' : text);
+        throw new RpcError(-32000, tracer.raised === undefined && Date.now() > tracer.deadline! ? 'execution timeout' : text);
       }
       const outcome = vm.getString(loaded.value);
       loaded.value.dispose();
@@ -225,6 +201,9 @@ export class JsTracer implements Tracer, StepLog {
       if (outcome.startsWith('trace object')) throw new RpcError(-32000, outcome);
       tracer.hasStep = outcome.includes('step');
       tracer.hasFrames = outcome.includes('frames');
+      const api = vm.getProp(vm.global, '__powder');
+      tracer.fns = { step: vm.getProp(api, 'step'), fault: vm.getProp(api, 'fault'), enter: vm.getProp(api, 'enter'), exit: vm.getProp(api, 'exit'), result: vm.getProp(api, 'result') };
+      api.dispose();
       tracer.deadline = undefined;
       return tracer;
     } catch (e) {
@@ -247,9 +226,16 @@ export class JsTracer implements Tracer, StepLog {
     if (this.frameResult === undefined) throw this.raise('tracer accessed a call frame result outside exit');
     return this.frameResult;
   }
-  state_(): TracedState {
-    if (this.state === undefined) throw this.raise('tracer accessed the state outside a run');
-    return this.state;
+  /** The run's state, read synchronously (geth's StateDB is). */
+  state_(): ReadsNow {
+    const r = readsNow(this.evm?.stateManager);
+    if (r === undefined) throw this.raise('tracer accessed the state outside a run');
+    return r;
+  }
+  /** A read that answered at once, or the tracer's failure (no state here can wait). */
+  now<T>(v: T | typeof NOT_NOW): T {
+    if (v === NOT_NOW) throw this.raise('tracer accessed state that cannot be read without waiting');
+    return v;
   }
   isPrecompiled(addrHex: string): boolean {
     return this.evm?.precompiles?.has(addrHex) ?? false;
@@ -259,8 +245,8 @@ export class JsTracer implements Tracer, StepLog {
   }
   /**
    * A host function's failure: geth interrupts the tracer with it (its catch does not stop it).
-   * The host function returns undefined and the runtime's interrupt check stops the tracer's code
-   * (a host exception thrown into QuickJS would be catchable, and leaves its stack check unreliable).
+   * The host function throws it into the tracer's code, and the runtime's interrupt check stops
+   * that code if it catches the error; the call fails with this text either way.
    */
   raise(message: string): Raised {
     this.raised ??= message;
@@ -276,7 +262,6 @@ export class JsTracer implements Tracer, StepLog {
   // ---- the run ----
   attach(evm: TracedEVM): void {
     this.evm = evm;
-    this.state = evm.stateManager;
     if (!keepStepLog(evm, this)) {
       throw new RpcError(-32000, 'a JavaScript tracer cannot run here: another tracer of this run already reads every step');
     }
@@ -336,38 +321,40 @@ export class JsTracer implements Tracer, StepLog {
     this.failedBefore[depth] = error !== null;
     const selfdestructs = code === 0xff && error === null && this.hasFrames && !it._env.isStatic;
     if (!this.hasStep && !selfdestructs) return undefined;
-    return this.runStep(view, it, selfdestructs);
+    this.runStep(view, it, selfdestructs);
+    if (this.timedOut) return Promise.reject(new CallTimeoutError());
+    return this.failure !== undefined ? Promise.reject(this.failure) : undefined;
   }
 
-  private async runStep(view: StepView, it: Interp, selfdestructs: boolean): Promise<void> {
+  private runStep(view: StepView, it: Interp, selfdestructs: boolean): void {
     if (this.hasStep) {
       this.cur = view;
       try {
-        await this.call('step');
+        this.call('step');
       } finally {
         this.cur = undefined;
       }
     }
     // geth's opSelfdestruct reports a frame of its own to enter and exit: the contract's balance
     // sent to the beneficiary (the stack's top).
-    if (selfdestructs && this.failure === undefined) {
+    if (selfdestructs && this.failure === undefined && !this.timedOut) {
       const rs = it._runState;
       const beneficiary = setLengthLeft(bigIntToBytes(rs.stack._store[rs.stack._len - 1] ?? 0n), 32).subarray(12);
       const self = it._env.address as Address;
-      const acct = await this.state?.getAccount(self);
-      this.frame = { type: 'SELFDESTRUCT', from: self.bytes, to: beneficiary, input: new Uint8Array(0), gas: 0n, value: acct?.balance ?? 0n };
-      await this.callFrame('enter');
+      const acct = readsNow(this.evm?.stateManager)?.accountNow(self);
+      const balance = acct === NOT_NOW || acct === undefined ? 0n : acct.balance;
+      this.frame = { type: 'SELFDESTRUCT', from: self.bytes, to: beneficiary, input: new Uint8Array(0), gas: 0n, value: balance };
+      this.callFrame('enter');
       this.frameResult = { gasUsed: 0n, output: new Uint8Array(0), error: null };
-      await this.callFrame('exit');
+      this.callFrame('exit');
     }
-    if (this.failure !== undefined) throw this.failure;
   }
 
-  private readonly onBefore = (m: Message, resolve: () => void): void => {
-    this.before(m).then(resolve, resolve);
+  private readonly onBefore = (m: Message): void => {
+    this.before(m);
   };
 
-  private async before(m: Message): Promise<void> {
+  private before(m: Message): void {
     const depth = m.depth;
     this.depths.push(depth);
     this.lastStep[depth] = undefined;
@@ -398,27 +385,27 @@ export class JsTracer implements Tracer, StepLog {
     } else if (m.to !== undefined) {
       to = m.to.bytes;
     } else {
-      to = await this.createdAddress(m);
+      to = this.createdAddress(m);
     }
     // geth 1.13 gives a DELEGATECALL its caller's value; a STATICCALL has none.
     this.frame = { type, from, to, input: m.data, gas: m.gasLimit, value: type === 'STATICCALL' ? undefined : m.value };
-    await this.callFrame('enter');
+    this.callFrame('enter');
   }
 
   /** The address a CREATE or CREATE2 frame is about to make (ethereumjs sets it after beforeMessage). */
-  private async createdAddress(m: Message): Promise<Uint8Array> {
+  private createdAddress(m: Message): Uint8Array {
     if (m.salt !== undefined) return generateAddress2(m.caller.bytes, m.salt, m.data);
     // The CREATE opcode has already taken the caller's nonce.
-    const acct: Account | undefined = await this.state?.getAccount(m.caller);
-    const nonce = (acct?.nonce ?? 1n) - 1n;
-    return generateAddress(m.caller.bytes, bigIntToBytes(nonce));
+    const acct = readsNow(this.evm?.stateManager)?.accountNow(m.caller);
+    const nonce = (acct === NOT_NOW || acct === undefined ? 1n : acct.nonce) - 1n;
+    return generateAddress(m.caller.bytes, bigIntToBytes(nonce < 0n ? 0n : nonce));
   }
 
-  private readonly onAfter = (r: EVMResult, resolve: () => void): void => {
-    this.after(r).then(resolve, resolve);
+  private readonly onAfter = (r: EVMResult): void => {
+    this.after(r);
   };
 
-  private async after(r: EVMResult): Promise<void> {
+  private after(r: EVMResult): void {
     const res = r.execResult;
     const depth = this.depths.pop() ?? 0;
     const last = this.lastStep[depth];
@@ -429,7 +416,7 @@ export class JsTracer implements Tracer, StepLog {
       const rs = last.interp._runState as Interp['_runState'];
       this.cur = { ...last, memory: rs.memory._store.subarray(0, Number(rs.memoryWordCount) * 32), error: err };
       try {
-        await this.call('fault');
+        this.call('fault');
       } finally {
         this.cur = undefined;
       }
@@ -443,23 +430,26 @@ export class JsTracer implements Tracer, StepLog {
     }
     if (!this.hasFrames || this.failure !== undefined) return;
     this.frameResult = { gasUsed: res.executionGasUsed, output: res.returnValue, error: err };
-    await this.callFrame('exit');
+    this.callFrame('exit');
   }
 
-  private async callFrame(fn: 'enter' | 'exit'): Promise<void> {
+  private callFrame(fn: 'enter' | 'exit'): void {
     try {
-      await this.call(fn);
+      this.call(fn);
     } finally {
       if (fn === 'enter') this.frame = undefined;
       else this.frameResult = undefined;
     }
   }
 
-  /** Runs the tracer's `fn`; its failure becomes the tracer's (geth's onError), a timeout the run's. */
-  private async call(fn: 'step' | 'fault' | 'enter' | 'exit'): Promise<void> {
-    if (this.failure !== undefined || this.disposed) return;
+  /**
+   * Runs the tracer's `fn`; its failure becomes the tracer's (geth's onError), a timeout the run's
+   * (timedOut: the next step stops the run, as geth's Stop does).
+   */
+  private call(fn: 'step' | 'fault' | 'enter' | 'exit'): void {
+    if (this.failure !== undefined || this.timedOut || this.disposed) return;
     if (this.evm !== undefined) this.deadline = deadlineOf(this.evm) ?? this.deadline;
-    const r = await entry(turn(this, () => this.vm.evalCodeAsync(`__powder.${fn}()`)));
+    const r = enter(this, () => this.vm.callFunction(this.fns![fn], this.vm.undefined));
     if ('engineFailure' in r) {
       this.failure = new JsTracerError(`${r.engineFailure}    in server-side tracer function '${fn}'`);
       return;
@@ -473,7 +463,7 @@ export class JsTracer implements Tracer, StepLog {
     this.exhausted ||= isOutOfMemory(text);
     if (this.raised === undefined && this.deadline !== undefined && Date.now() > this.deadline) {
       this.timedOut = true;
-      throw new CallTimeoutError();
+      return;
     }
     this.failure = new JsTracerError(`${text}    in server-side tracer function '${fn}'`);
   }
@@ -484,7 +474,7 @@ export class JsTracer implements Tracer, StepLog {
       if (this.timedOut) throw new JsTracerError('execution timeout');
       if (this.failure !== undefined) throw this.failure;
       this.deadline ??= Date.now() + RESULT_BUDGET_MS;
-      const r = await entry(turn(this, () => this.vm.evalCodeAsync('__powder.result()')));
+      const r = enter(this, () => this.vm.callFunction(this.fns!.result, this.vm.undefined));
       if ('engineFailure' in r) throw new JsTracerError(`${r.engineFailure}    in server-side tracer function 'result'`);
       if (r.error || this.raised !== undefined) {
         const text = this.raised ?? errorText(this.vm, r.error!);
@@ -509,6 +499,7 @@ export class JsTracer implements Tracer, StepLog {
     this.detach();
     if (this.exhausted && shared === this.rt) shared = undefined;
     try {
+      for (const h of Object.values(this.fns ?? {})) h.dispose();
       this.vm.dispose();
     } catch {
       // Nothing to do: its objects stay in the runtime's heap.
@@ -532,7 +523,7 @@ function intrinsicGas(data: Uint8Array, create: boolean, shanghai: boolean): num
 }
 
 /** An exception's text as goja's would read: `Name: message` for an Error, the value's text otherwise. */
-function errorText(vm: QuickJSAsyncContext, handle: QuickJSHandle): string {
+function errorText(vm: QuickJSContext, handle: QuickJSHandle): string {
   const v = vm.dump(handle) as unknown;
   if (v !== null && typeof v === 'object' && 'message' in v) {
     const e = v as { name?: unknown; message?: unknown };
@@ -545,7 +536,7 @@ function errorText(vm: QuickJSAsyncContext, handle: QuickJSHandle): string {
 }
 
 /** The host functions the prelude builds `log`, `db`, the frames and the helpers over. */
-function defineHost(vm: QuickJSAsyncContext, host: QuickJSHandle, tracer: JsTracer): void {
+function defineHost(vm: QuickJSContext, host: QuickJSHandle, tracer: JsTracer): void {
   const self = () => tracer;
   const unlessRaised = (e: unknown): QuickJSHandle | { error: QuickJSHandle } => {
     if (e instanceof Raised) return { error: vm.newError(e.message) };
@@ -559,11 +550,6 @@ function defineHost(vm: QuickJSAsyncContext, host: QuickJSHandle, tracer: JsTrac
         return unlessRaised(e);
       }
     });
-    vm.setProp(host, name, h);
-    h.dispose();
-  };
-  const asyncFn = (name: string, f: (...args: QuickJSHandle[]) => Promise<QuickJSHandle | { error: QuickJSHandle }>) => {
-    const h = vm.newAsyncifiedFunction(name, (...args) => f(...args).catch(unlessRaised));
     vm.setProp(host, name, h);
     h.dispose();
   };
@@ -620,11 +606,12 @@ function defineHost(vm: QuickJSAsyncContext, host: QuickJSHandle, tracer: JsTrac
   fn('value', () => str(env().callValue.toString(16)));
   fn('input', () => buf(env().callData));
   // db
-  asyncFn('balance', async (a) => str(((await self().state_().getAccount(addr(a)))?.balance ?? 0n).toString(16)));
-  asyncFn('nonce', async (a) => num((await self().state_().getAccount(addr(a)))?.nonce ?? 0n));
-  asyncFn('code', async (a) => buf(await self().state_().getCode(addr(a))));
-  asyncFn('state', async (a, k) => buf(setLengthLeft(await self().state_().getStorage(addr(a), bytesOfHex(argStr(k))), 32)));
-  asyncFn('exists', async (a) => ((await self().state_().getAccount(addr(a))) !== undefined ? vm.true : vm.false));
+  const acct = (a: QuickJSHandle) => self().now(self().state_().accountNow(addr(a)));
+  fn('balance', (a) => str((acct(a)?.balance ?? 0n).toString(16)));
+  fn('nonce', (a) => num(acct(a)?.nonce ?? 0n));
+  fn('code', (a) => buf(self().now(self().state_().codeNow(addr(a)))));
+  fn('state', (a, k) => buf(setLengthLeft(self().now(self().state_().storageNow(addr(a), bytesOfHex(argStr(k)))), 32)));
+  fn('exists', (a) => (acct(a) !== undefined ? vm.true : vm.false));
   // the frames
   fn('frameType', () => str(self().frame_().type));
   fn('frameFrom', () => buf(self().frame_().from));
