@@ -151,20 +151,24 @@ export const JS_TRACER_PRELUDE = String.raw`
   };
 
   // ---- the objects geth hands the tracer ----
+  // The step's numbers, handed over with each step and fault (jsTracer.ts stepNumbers):
+  // pc, opcode, gas, cost, depth, refund, stack length, memory length, whether it has an error.
+  var S = new Float64Array(9);
+  var names = [];
   var log = {
     op: {
-      toNumber: function () { return H.op(); },
-      toString: function () { return H.opName(); },
-      isPush: function () { var o = H.op(); return o >= 0x5f && o <= 0x7f; },
+      toNumber: function () { return S[1]; },
+      toString: function () { var n = names[S[1]]; return n === undefined ? (names[S[1]] = H.opName()) : n; },
+      isPush: function () { return S[1] >= 0x5f && S[1] <= 0x7f; },
     },
     stack: {
       peek: function (i) { return fromHex(H.peek(Number(i))); },
-      length: function () { return H.stackLength(); },
+      length: function () { return S[6]; },
     },
     memory: {
       slice: function (a, b) { return bytes(H.memorySlice(Number(a), Number(b))); },
       getUint: function (a) { return fromHex(H.memoryWord(Number(a))); },
-      length: function () { return H.memoryLength(); },
+      length: function () { return S[7]; },
     },
     contract: {
       getCaller: function () { return bytes(H.caller()); },
@@ -172,12 +176,12 @@ export const JS_TRACER_PRELUDE = String.raw`
       getValue: function () { return fromHex(H.value()); },
       getInput: function () { return bytes(H.input()); },
     },
-    getPC: function () { return H.pc(); },
-    getGas: function () { return H.gas(); },
-    getCost: function () { return H.cost(); },
-    getDepth: function () { return H.depth(); },
-    getRefund: function () { return H.refund(); },
-    getError: function () { var e = H.error(); return e === null ? undefined : e; },
+    getPC: function () { return S[0]; },
+    getGas: function () { return S[2]; },
+    getCost: function () { return S[3]; },
+    getDepth: function () { return S[4]; },
+    getRefund: function () { return S[5]; },
+    getError: function () { return S[8] ? H.error() : undefined; },
   };
   var db = {
     getBalance: function (a) { return fromHex(H.balance(addrHex(a, false))); },
@@ -223,8 +227,8 @@ export const JS_TRACER_PRELUDE = String.raw`
       if (typeof obj.setup === 'function') obj.setup(config);
       return (typeof obj.step === 'function' ? 'step ' : '') + (typeof obj.enter === 'function' ? 'frames' : '');
     },
-    step: function () { tracer.step(log, db); },
-    fault: function () { tracer.fault(log, db); },
+    step: function (numbers) { S = new Float64Array(numbers); tracer.step(log, db); },
+    fault: function (numbers) { S = new Float64Array(numbers); tracer.fault(log, db); },
     enter: function () { tracer.enter(frame); },
     exit: function () { tracer.exit(frameResult); },
     result: function () { var r = tracer.result(context(), db); var s = JSON.stringify(r); return s === undefined ? 'null' : s; },
