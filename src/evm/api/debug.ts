@@ -239,41 +239,38 @@ export function debugMethods(be: EvmBackend): { 'debug-tracer': MethodTable; 'in
     const { name, cfg } = traceConfig(p, 2, 'TraceCallConfig');
     const t = await createTracer(name, cfg);
     try {
-      return await traceCall(t, args, b, name, cfg, p);
+      const c = (p[2] ?? {}) as Record<string, unknown>;
+      const overrides = parseStateOverrides(c.stateOverrides, 2);
+      const blockOverrides = parseBlockOverrides(c.blockOverrides, 2);
+      const timeoutMs = traceTimeoutMs(cfg);
+      const out = await be.call(args, b, {
+        overrides,
+        blockOverrides,
+        timeoutMs,
+        timeoutError: () => new TraceTimeoutError(),
+        trace: (vm) => {
+          t.attach(vm.evm, vm);
+          // The message's gas, as call() sets it (geth's ToMessage: capped; MaxUint64 / 2 without a cap).
+          const cap = be.config.rpcGasCap;
+          const gas = args.gas ?? (cap > 0n ? cap : 0x7fffffffffffffffn);
+          t.txStart(cap > 0n && gas > cap ? cap : gas);
+        },
+      }).catch((e) => {
+        // geth's traceTx: an error out of ApplyMessage (a failed pre-check) is `tracing failed: <error>`.
+        if (e instanceof TraceTimeoutError && name === 'noopTracer') return undefined;
+        throw e instanceof CallPrecheckError ? new RpcError(-32000, `tracing failed: ${e.message}`) : e;
+      });
+      if (out === undefined) {
+        t.detach();
+        return {}; // stopped at the timeout: the noop tracer answers regardless
+      }
+      t.txEnd(out.gasUsed);
+      t.detach();
+      return await t.result();
     } finally {
-      t.dispose?.();
+      t.dispose?.(); // a JavaScript tracer's engine, whichever way the call ended
     }
   });
-  const traceCall = async (t: Tracer, args: ReturnType<typeof parseCallArgs>, b: ReturnType<EvmBackend['resolveForState']>, name: string | undefined, cfg: unknown, p: unknown[]) => {
-    const c = (p[2] ?? {}) as Record<string, unknown>;
-    const overrides = parseStateOverrides(c.stateOverrides, 2);
-    const blockOverrides = parseBlockOverrides(c.blockOverrides, 2);
-    const timeoutMs = traceTimeoutMs(cfg);
-    const out = await be.call(args, b, {
-      overrides,
-      blockOverrides,
-      timeoutMs,
-      timeoutError: () => new TraceTimeoutError(),
-      trace: (vm) => {
-        t.attach(vm.evm, vm);
-        // The message's gas, as call() sets it (geth's ToMessage: capped; MaxUint64 / 2 without a cap).
-        const cap = be.config.rpcGasCap;
-        const gas = args.gas ?? (cap > 0n ? cap : 0x7fffffffffffffffn);
-        t.txStart(cap > 0n && gas > cap ? cap : gas);
-      },
-    }).catch((e) => {
-      // geth's traceTx: an error out of ApplyMessage (a failed pre-check) is `tracing failed: <error>`.
-      if (e instanceof TraceTimeoutError && name === 'noopTracer') return undefined;
-      throw e instanceof CallPrecheckError ? new RpcError(-32000, `tracing failed: ${e.message}`) : e;
-    });
-    if (out === undefined) {
-      t.detach();
-      return {}; // stopped at the timeout: the noop tracer answers regardless
-    }
-    t.txEnd(out.gasUsed);
-    t.detach();
-    return await t.result();
-  };
   // geth looks the hash up among the bad blocks it stored when an import failed; a local node
   // builds every block itself and never imports one, so it has none.
   tracer.set('debug_traceBadBlock', (p) => {

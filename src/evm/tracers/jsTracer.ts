@@ -18,6 +18,7 @@
 import { generateAddress, generateAddress2, bigIntToBytes, setLengthLeft, Address, type Account } from '@ethereumjs/util';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { dynamicImport } from '../../dynamicImport.js';
+import { hexOf } from '../../hexOf.js';
 import { CallTimeoutError, deadlineOf } from '../callDeadline.js';
 import { overflowsStack, stackNeed, stackUnderflowText } from '../gethHalts.js';
 import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
@@ -93,7 +94,6 @@ function enter<T>(tracer: JsTracer, fn: () => T): T | { engineFailure: string } 
   }
 }
 
-const hexOf = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 const bytesOfHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 /** A JavaScript number from what the tracer passed (geth's goja converts to an int64). */
 const int = (v: number) => (Number.isFinite(v) ? Math.trunc(v) : 0);
@@ -140,9 +140,8 @@ export class JsTracer implements Tracer, StepLog {
   private cur: StepView | undefined;
   private frame: FrameView | undefined;
   private frameResult: FrameResultView | undefined;
-  /** Per depth: the frame's newest step, and whether geth would have failed it before the step. */
+  /** Per depth: the frame's newest step (its error set when geth would have failed it before the step). */
   private readonly lastStep: (StepView | undefined)[] = [];
-  private readonly failedBefore: boolean[] = [];
   /** geth's ctx for result(): filled as the run goes. */
   private readonly ctx: Record<string, unknown> = {};
   /** The first failure of the tracer's code (geth's t.err): nothing more of it runs. */
@@ -318,7 +317,6 @@ export class JsTracer implements Tracer, StepLog {
       error,
     };
     this.lastStep[depth] = view;
-    this.failedBefore[depth] = error !== null;
     const selfdestructs = code === 0xff && error === null && this.hasFrames && !it._env.isStatic;
     if (!this.hasStep && !selfdestructs) return undefined;
     this.runStep(view, it, selfdestructs);
@@ -358,7 +356,6 @@ export class JsTracer implements Tracer, StepLog {
     const depth = m.depth;
     this.depths.push(depth);
     this.lastStep[depth] = undefined;
-    this.failedBefore[depth] = false;
     if (depth === 0) {
       // The trace's deadline (withDeadline set it for the run): result() has what is left of it.
       if (this.evm !== undefined) this.deadline = deadlineOf(this.evm) ?? this.deadline;
@@ -412,7 +409,7 @@ export class JsTracer implements Tracer, StepLog {
     const failed = res.exceptionError;
     const err = gethErrorText(failed, last ? { name: last.opName, code: last.op } : undefined) ?? null;
     // geth's CaptureFault: an opcode that failed while it ran (after its step was logged).
-    if (failed !== undefined && last !== undefined && !this.failedBefore[depth] && failsInStep(failed.error) && this.failure === undefined) {
+    if (failed !== undefined && last !== undefined && last.error === null && failsInStep(failed.error) && this.failure === undefined) {
       const rs = last.interp._runState as Interp['_runState'];
       this.cur = { ...last, memory: rs.memory._store.subarray(0, Number(rs.memoryWordCount) * 32), error: err };
       try {
