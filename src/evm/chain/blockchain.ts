@@ -87,7 +87,10 @@ export class Blockchain {
     const hash = hashHeader(header);
     const block: Block = { hash, hashHex: hex(hash), header, rawTxs: [], senders: [] };
     const ops: Op[] = [...this.state.nodes.takeBatch(), ...this.blockOps(block, []), ...genesisOps];
-    await this.store.write(ops);
+    // Committed synchronously (nothing else is in flight yet): the chain answers only once this
+    // is durable, and lmdb-js's write thread took ~6 ms longer to hand the commit back
+    // (docs/performance.md, session 32).
+    await this.store.writeNow(ops);
     this.state.nodes.settle();
     this.head = block;
     this.headStateRoot = root;
