@@ -195,8 +195,10 @@ const packagePatches = {
 // lmdb gets a bundle of its own, dist/lmdb.cjs (its JavaScript, msgpackr, ordered-binary and the
 // rest): required from node_modules they took ~40 ms of an LMDB start to resolve and compile
 // (docs/performance.md, session 21). It is a separate file, required at the first LMDB open as
-// before, so the start-up snapshot and the code-cached bundles stay as they were for memdb: in the
-// node's bundles, database.ts's run-time require of 'lmdb' becomes one of './lmdb.cjs' beside them.
+// before, so the start-up snapshot and the code-cached bundles stay as they were for memdb (its
+// JavaScript needs the native addon as it loads, so it cannot be in the snapshot): in the node's
+// bundles, database.ts's run-time require of 'lmdb' becomes bin/loadBundle.cjs's requireBundle of
+// './lmdb.cjs' beside them, which compiles it from its own code cache (session 32).
 // Its native addon loads through scripts/lmdbNative.cjs; msgpackr's optional native extractor is
 // left out (lmdb here stores binary values only, which msgpackr never decodes; msgpackr catches
 // the failed require).
@@ -207,11 +209,11 @@ const lmdbFromItsBundle = {
   setup(b) {
     b.onLoad({ filter: databaseFile }, async (args) => {
       const js = await readFile(args.path, 'utf8');
-      const out = js.replace("createRequire(import.meta.url)('lmdb')", "require('./lmdb.cjs')");
+      const out = js.replace("createRequire(import.meta.url)('lmdb')", "require('../bin/loadBundle.cjs').requireBundle(require('node:path').join(__dirname, 'lmdb.cjs'))");
       if (out === js) throw new Error('bundle: database.js no longer requires lmdb as scripts/bundle.mjs expects');
       return { contents: out, loader: 'js' };
     });
-    b.onResolve({ filter: /^\.\/lmdb\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\.\/bin\/loadBundle\.cjs$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 const lmdbBundle = {
@@ -311,6 +313,7 @@ const SNAPSHOT_NODE_FLAGS = ['--heap-growing-percent=50'];
 await makeCodeCache('cli');
 await makeCodeCache('library');
 await makeStartupSnapshot();
+await makeCodeCache('lmdb'); // after the snapshot: bin/powder starts from it
 
 /**
  * dist/powder.snapshot.blob, the start-up snapshot bin/powder starts from (scripts/snapshot.cjs
@@ -377,23 +380,28 @@ export const { ${names.join(', ')} } = lib;
 
 /**
  * Runs the new bundle once in a child process (the CLI, or a script that starts a node from the
- * library entry; a memory database, a free port), asks it one eth_chainId, and waits for the code
- * cache it then writes beside the bundle, so the first real start already has it. A failure here
- * only costs that first start its cache.
+ * library entry; a memory database, a free port; for the lmdb bundle, `bin/powder` on an LMDB
+ * database), asks it one eth_chainId, and waits for the code cache it then writes beside the
+ * bundle, so the first real start already has it. A failure here only costs that first start its
+ * cache.
  */
 async function makeCodeCache(kind) {
   const { spawn } = await import('node:child_process');
-  const { existsSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } = await import('node:fs');
   const { pathToFileURL } = await import('node:url');
   const { codeCacheFile } = await import('../bin/loadBundle.js');
   const { tmpdir } = await import('node:os');
-  const bundle = join(root, kind === 'cli' ? 'dist/powder.cjs' : 'dist/powder.lib.cjs');
+  const bundle = join(root, { cli: 'dist/powder.cjs', library: 'dist/powder.lib.cjs', lmdb: 'dist/lmdb.cjs' }[kind]);
   // The child runs with no Node flags of its own (only an inherited NODE_OPTIONS): its cache name.
+  // The lmdb bundle's is made by `bin/powder` on an LMDB database, whose flags are the snapshot's
+  // (with its path) or none: any cache of the bundle as it is now will do.
   const cacheFile = codeCacheFile(bundle, (process.env.NODE_OPTIONS ?? '').trim());
-  const hasCache = () => existsSync(cacheFile);
+  const { size, mtimeMs } = statSync(bundle);
+  const lmdbKey = `lmdb.cjs.${size}-${Math.floor(mtimeMs)}`;
+  const hasCache = () => (kind === 'lmdb' ? readdirSync(join(root, 'dist')).some((f) => f.startsWith(lmdbKey) && f.endsWith('.cache')) : existsSync(cacheFile));
   if (hasCache()) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-code-cache-'));
-  const nodeArgs = ['--http-port=0', '--db-type=memdb', `--data-dir=${dataDir}`, '--log-display-level=off'];
+  const nodeArgs = ['--http-port=0', ...(kind === 'lmdb' ? [] : ['--db-type=memdb']), `--data-dir=${dataDir}`, '--log-display-level=off'];
   let program = join(root, 'bin/powder.js');
   if (kind === 'library') {
     program = join(dataDir, 'start.mjs');
@@ -407,7 +415,10 @@ process.on('SIGTERM', () => node.stop().then(() => process.exit(0)));
 `,
     );
   }
-  const child = spawn(process.execPath, [program, ...(kind === 'cli' ? nodeArgs : [])], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child =
+    kind === 'lmdb'
+      ? spawn(join(root, 'bin/powder'), nodeArgs, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      : spawn(process.execPath, [program, ...(kind === 'cli' ? nodeArgs : [])], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
     const rpc = await new Promise((resolve, reject) => {
       let out = '';

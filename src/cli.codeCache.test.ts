@@ -1,9 +1,9 @@
-// bin/loadBundle.js: the CLI's bundle loader with V8's code cache. The cache must be used when it
-// matches, rebuilt when it does not, and never applied to a rebuilt bundle, even one of the same
-// length (V8 itself only compares the source length).
+// bin/loadBundle.cjs (bin/loadBundle.js for ES modules): the bundles' loader with V8's code
+// cache. The cache must be used when it matches, rebuilt when it does not, and never applied to a
+// rebuilt bundle, even one of the same length (V8 itself only compares the source length).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -92,4 +92,43 @@ test('code cache: a start with V8 flags keeps its own cache and leaves the plain
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('requireBundle: one load per process, its cache written a moment later and then used as it is', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-codecache-'));
+  try {
+    const file = join(dir, 'bundle.cjs');
+    writeFileSync(file, `globalThis.loads = (globalThis.loads ?? 0) + 1;\nmodule.exports.answer = () => 'loaded ' + globalThis.loads;\n`);
+    const script = join(dir, 'require.cjs');
+    // The child stays up past the save delay (the timer is unref'd and would not keep it alive).
+    writeFileSync(
+      script,
+      `const { requireBundle } = require(${JSON.stringify(join(repoRoot(), 'bin/loadBundle.cjs'))});
+      const a = requireBundle(${JSON.stringify(file)});
+      const b = requireBundle(${JSON.stringify(file)});
+      setTimeout(() => console.log(JSON.stringify({ answer: b.answer(), same: a === b })), 1500);`,
+    );
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    delete env.POWDER_CODE_CACHE;
+    const run = () => JSON.parse(execFileSync(process.execPath, [script], { encoding: 'utf8', env }));
+    assert.deepEqual(run(), { answer: 'loaded 1', same: true });
+    const cache = codeCacheFile(file, '');
+    assert.ok(existsSync(cache), 'the cache is written after the first load');
+    const first = statSync(cache).mtimeMs;
+    assert.deepEqual(run(), { answer: 'loaded 1', same: true });
+    assert.equal(statSync(cache).mtimeMs, first, 'a load from the cache leaves it as it is');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the build leaves a code cache for the lmdb bundle (an LMDB start compiles it from there)', () => {
+  const dist = join(repoRoot(), 'dist');
+  const { size, mtimeMs } = statSync(join(dist, 'lmdb.cjs'));
+  const key = `lmdb.cjs.${size}-${Math.floor(mtimeMs)}`;
+  assert.ok(
+    readdirSync(dist).some((f) => f.startsWith(key) && f.endsWith('.cache')),
+    `no ${key}*.cache in dist/ (scripts/bundle.mjs makeCodeCache('lmdb'))`,
+  );
 });

@@ -137,7 +137,8 @@ test('the library bundle runs LMDB (its own lmdb bundle, dist/lmdb.cjs) across a
     } finally {
       await node.stop();
     }
-    assert.ok(join(root, 'dist/lmdb.cjs') in createRequire(import.meta.url).cache, 'the bundle loaded dist/lmdb.cjs');
+    const loader = createRequire(import.meta.url)(join(root, 'bin/loadBundle.cjs')) as { requiredBundles(): string[] };
+    assert.deepEqual(loader.requiredBundles(), [join(root, 'dist/lmdb.cjs')], 'the bundle loaded dist/lmdb.cjs through its code cache');
     node = await lib.startNode({ 'http-port': 0, 'data-dir': dataDir, 'log-display-level': 'off' });
     try {
       assert.equal(await rpcClient(`${node.url}/ext/bc/dev/rpc`)('eth_blockNumber'), '0x3', 'the blocks were kept in LMDB');
