@@ -190,6 +190,16 @@ async function main() {
   // 1. Cold start, and 5a. RSS right after the first answer.
   const cold = selected('cold-start') && row('cold-start', 1, 'cold start to first eth_chainId', 'ms', 'lower');
   const rssStart = selected('cold-start') && row('rss-start', 5, 'RSS after start (at the first answered eth_chainId)', 'MiB', 'lower');
+  // Powder only: the same start on its other database (LMDB, `npm start`'s default, when the peers'
+  // comparison runs on memdb), right after each of its starts above.
+  const otherDb = POWDER_DB === 'memdb' ? 'lmdb' : 'memdb';
+  const coldOther =
+    cold &&
+    nodes.includes('powder') &&
+    row('p-cold-other', 6, `cold start to first eth_chainId with --db-type=${otherDb}${otherDb === 'lmdb' ? ' (the default database)' : ''}`, 'ms', 'lower', {
+      reference: 'cold-start',
+      referenceLabel: `the cold start with ${POWDER_DB} (1.)`,
+    });
   const nodeStarts = [];
   for (let rep = 0; cold && rep < CONFIG.coldReps; rep++) {
     // Host context, interleaved with the nodes' starts: Node.js's own start and exit.
@@ -202,6 +212,15 @@ async function main() {
         await stopNode(n);
       } catch (e) {
         sample(cold, kind, errorSample(e));
+      }
+      if (kind === 'powder' && coldOther) {
+        try {
+          const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: otherDb, keepEnv: KEEP_ENV });
+          sample(coldOther, kind, { value: n.startMs });
+          await stopNode(n);
+        } catch (e) {
+          sample(coldOther, kind, errorSample(e));
+        }
       }
     }
     log(`cold start rep ${rep + 1}/${CONFIG.coldReps}`);
@@ -353,7 +372,7 @@ async function main() {
   }
 
   // 6. Powder only: Avalanche-specific requests beside eth_chainId; an admin chain alias beside the direct path.
-  const powderRows = [];
+  const powderRows = coldOther ? [coldOther] : [];
   if (nodes.includes('powder') && selectedAnyConn('powder-only')) {
     try {
       const n = alive('powder');
@@ -452,7 +471,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
     const rs = compareRows.filter((r) => r.group === g);
     if (rs.length) md.push('', `### ${title}`, '', comparisonTable(rs, nodes, unavailable));
   }
-  if (powderRows.length) md.push('', '### 6. Powder only (Avalanche APIs beside eth_chainId)', '', powderOnlyTable(powderRows));
+  if (powderRows.length) md.push('', '### 6. Powder only (its other database\'s start; Avalanche APIs beside eth_chainId)', '', powderOnlyTable(powderRows, compareRows));
   const table = md.join('\n') + '\n';
   // A subset run (--only) leaves the full run's results and the docs alone.
   const name = subset ? 'only' : 'latest';

@@ -54,13 +54,14 @@ export function comparisonTable(rows, nodes, unavailable) {
   return lines.join('\n');
 }
 
-export function powderOnlyTable(rows) {
+/** Powder's own rows; a row's reference is another of them or one of `others` (the comparison's). */
+export function powderOnlyTable(rows, others = []) {
   const lines = ['| Request | Unit | Powder | vs reference |', '|---|---|---|---|'];
   for (const row of rows) {
     const c = summarizeCell(row.samples.powder);
     let rel = '–';
     if (row.reference) {
-      const ref = summarizeCell(rows.find((r) => r.id === row.reference)?.samples.powder);
+      const ref = summarizeCell([...rows, ...others].find((r) => r.id === row.reference)?.samples.powder);
       if (!c.errors && !ref.errors && c.n && ref.n) {
         rel = `${(row.better === 'higher' ? c.median / ref.median : ref.median / c.median).toFixed(2)}× of ${esc(row.referenceLabel)}`;
       }
