@@ -109,4 +109,4 @@ function requireBundle(file) {
 /** The files requireBundle has loaded in this process (the tests ask). */
 const requiredBundles = () => [...required.keys()];
 
-module.exports = { processFlags, codeCacheFile, loadBundle, requireBundle, requiredBundles };
+module.exports = { processFlags, bundleKey, codeCacheFile, loadBundle, requireBundle, requiredBundles };

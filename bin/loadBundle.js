@@ -2,4 +2,4 @@
 // dist/powder.lib.mjs and the tests import it from here.
 import loader from './loadBundle.cjs';
 
-export const { processFlags, codeCacheFile, loadBundle, requireBundle, requiredBundles } = loader;
+export const { processFlags, bundleKey, codeCacheFile, loadBundle, requireBundle, requiredBundles } = loader;

@@ -387,18 +387,17 @@ export const { ${names.join(', ')} } = lib;
  */
 async function makeCodeCache(kind) {
   const { spawn } = await import('node:child_process');
-  const { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } = await import('node:fs');
+  const { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = await import('node:fs');
   const { pathToFileURL } = await import('node:url');
-  const { codeCacheFile } = await import('../bin/loadBundle.js');
+  const { bundleKey, codeCacheFile } = await import('../bin/loadBundle.js');
   const { tmpdir } = await import('node:os');
   const bundle = join(root, { cli: 'dist/powder.cjs', library: 'dist/powder.lib.cjs', lmdb: 'dist/lmdb.cjs' }[kind]);
   // The child runs with no Node flags of its own (only an inherited NODE_OPTIONS): its cache name.
   // The lmdb bundle's is made by `bin/powder` on an LMDB database, whose flags are the snapshot's
   // (with its path) or none: any cache of the bundle as it is now will do.
   const cacheFile = codeCacheFile(bundle, (process.env.NODE_OPTIONS ?? '').trim());
-  const { size, mtimeMs } = statSync(bundle);
-  const lmdbKey = `lmdb.cjs.${size}-${Math.floor(mtimeMs)}`;
-  const hasCache = () => (kind === 'lmdb' ? readdirSync(join(root, 'dist')).some((f) => f.startsWith(lmdbKey) && f.endsWith('.cache')) : existsSync(cacheFile));
+  const key = bundleKey(bundle);
+  const hasCache = () => (kind === 'lmdb' ? readdirSync(join(root, 'dist')).some((f) => f.startsWith(key) && f.endsWith('.cache')) : existsSync(cacheFile));
   if (hasCache()) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-code-cache-'));
   const nodeArgs = ['--http-port=0', ...(kind === 'lmdb' ? [] : ['--db-type=memdb']), `--data-dir=${dataDir}`, '--log-display-level=off'];
