@@ -207,13 +207,24 @@ test('anvil_getIntervalMining (seconds or null) and hardhat_intervalMine (one bl
     assert.equal(await rpc('anvil_getIntervalMining'), null);
     assert.equal(await rpc('hardhat_intervalMine'), true);
     assert.equal(await rpc('eth_blockNumber'), '0x1');
-    await rpc('evm_setAutomine', [false]);
-    const h = await rpc('eth_sendRawTransaction', [signTx(1, { nonce: 0n, to: OTHER, value: 1n })]);
+    // Anvil's 0 is no mining at all (automine off too); the Hardhat node's evm_ name leaves automine.
+    await rpc('evm_setAutomine', [true]);
+    await rpc('evm_setIntervalMining', [0]);
+    assert.equal(await rpc('anvil_getAutomine'), true);
+    assert.equal(await rpc('anvil_setIntervalMining', [0]), null);
+    assert.equal(await rpc('anvil_getAutomine'), false);
+    const waiting = await rpc('eth_sendRawTransaction', [signTx(1, { nonce: 0n, to: OTHER, value: 2n })]);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await rpc('eth_getTransactionReceipt', [waiting]), null, 'nothing mines it');
+    assert.equal(await rpc('eth_blockNumber'), '0x1');
+    await rpc('evm_mine');
+    assert.equal((await rpc('eth_getTransactionReceipt', [waiting])).blockNumber, '0x2');
+    const h = await rpc('eth_sendRawTransaction', [signTx(1, { nonce: 1n, to: OTHER, value: 1n })]);
     assert.equal(await rpc('hardhat_intervalMine', []), true);
-    assert.equal((await rpc('eth_getTransactionReceipt', [h])).blockNumber, '0x2');
+    assert.equal((await rpc('eth_getTransactionReceipt', [h])).blockNumber, '0x3');
     await refusesArgs(rpc, 'anvil_getIntervalMining', [[1]]);
     await refusesArgs(rpc, 'hardhat_intervalMine', [[true]]);
-    assert.equal(await rpc('eth_blockNumber'), '0x2');
+    assert.equal(await rpc('eth_blockNumber'), '0x3');
   }));
 
 test('anvil_addBalance adds to the latest balance; past 2^256-1 is refused and changes nothing', () =>

@@ -144,7 +144,10 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     const s = Number(num(required(p, 0), 0));
     if (!Number.isSafeInteger(s * 1000)) throw invalidArg(0, 'interval must be a whole number of seconds below 2^53 ms');
     miner.setIntervalMining(s * 1000);
-    if (s > 0) miner.automine = false;
+    // Anvil has one mining mode: an interval replaces automine, and 0 is no mining at all (its
+    // MiningMode::None; anvil_getAutomine then answers false, checked against Anvil 1.7.1).
+    // evm_setIntervalMining is the Hardhat node's, which leaves automine as it is.
+    miner.automine = false;
     return null;
   });
   const mine = async (p: unknown[]) => {
