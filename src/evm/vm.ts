@@ -85,7 +85,9 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
     offChainMessages: warpOffChainMessages,
   });
   registerWarp(chain, warp);
-  const consensus = new Consensus(rulesView, { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID) }, (b) => chain.readView(b), vmConfig.feeRecipient, (b, a) => chain.cachedAccount(b, a));
+  // anvil_impersonateSignature's registrations (src/evm/precompiles/ecrecoverOverrides.ts), on a chain with the test controls.
+  const precompileEnv = { networkID: ctx.networkID, blockchainID: idBytes(ctx.chainID), signatureOverrides: vmConfig.testControls ? new Map<string, Uint8Array>() : undefined };
+  const consensus = new Consensus(rulesView, precompileEnv, (b) => chain.readView(b), vmConfig.feeRecipient, (b, a) => chain.cachedAccount(b, a));
   // The upgrade bytes (upgrade.json) the chain last ran with: written with the genesis block on a
   // first start, and after that only when they change (each write is a durable commit of its own).
   const storedUpgrade = chain.store.meta();

@@ -342,6 +342,18 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     be.impersonated.delete(address(required(p, 0), 0));
     return true;
   };
+  // Anvil's [[signature, address]]: ecrecover answers `address` for that signature from now on
+  // (src/evm/precompiles/ecrecoverOverrides.ts says how it matches). eth_call's remembered results
+  // may have run ecrecover, and the state root does not change: they are dropped.
+  m.set('anvil_impersonateSignature', (p) => {
+    const pair = required(p, 0);
+    if (!Array.isArray(pair) || pair.length !== 2) throw invalidArg(0, 'expected a [signature, address] pair');
+    const sig = bytes(pair[0], 0);
+    const who = hexToBytes(address(pair[1], 0) as `0x${string}`);
+    be.consensus.env.signatureOverrides!.set(Buffer.from(sig).toString('hex'), who);
+    be.callResults.clear();
+    return null;
+  });
   const ctx: ControlContext = { be, m, snapshots, editState, mineBlocks, instance: new InstanceId() };
   // Anvil's state files: the latest state's accounts out, and into the latest state as edits.
   m.set('anvil_dumpState', () => dumpState(be));

@@ -222,7 +222,7 @@ type Kind =
   | 'address' | 'hash' | 'block' | 'blockNum' | 'quantity' | 'uint' | 'bool' | 'bytes' | 'tx' | 'filter' | 'traceConfig'
   | 'traceCallConfig' | 'stdTraceConfig' | 'stateOverride' | 'blockOverrides' | 'rawTx' | 'percentiles' | 'count' | 'timestamp'
   | 'string' | 'filterId' | 'file' | 'password' | 'url' | 'path' | 'int' | 'nsec' | 'slot' | 'slots' | 'snapshot' | 'mineCount'
-  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'typedData' | 'reorgPairs' | 'traceFilter' | 'traceTypes' | 'simOpts' | 'syncTimeout' | 'any';
+  | 'mineOpts' | 'subKind' | 'subId' | 'warpId' | 'privKey' | 'sig' | 'sigPair' | 'typedData' | 'reorgPairs' | 'traceFilter' | 'traceTypes' | 'simOpts' | 'syncTimeout' | 'any';
 
 function address(d: Draw): unknown {
   switch (d.int(6)) {
@@ -565,6 +565,9 @@ function ofKind(d: Draw, kind: Kind): unknown {
       return d.pick<unknown>([...FIXED_KEYS, '0x' + FIXED_KEYS[0], d.hex(31), '00'.repeat(32), 'ff'.repeat(32), 'zz', str(d)]);
     case 'sig':
       return d.pick<unknown>(['0x' + d.hex(64) + d.pick(['1b', '1c', '00', '01', '1d']), '0x' + d.hex(65), '0x' + d.hex(64), '0x' + '00'.repeat(65), bytes(d)]);
+    case 'sigPair':
+      // anvil_impersonateSignature's [signature, address]: drawn parts, or a broken pair.
+      return d.chance(0.7) ? [ofKind(d, 'sig'), ofKind(d, 'address')] : d.pick<unknown>([[ofKind(d, 'sig')], [ofKind(d, 'sig'), ofKind(d, 'address'), 1], ofKind(d, 'sig'), any(d, 1)]);
     case 'syncTimeout':
       // Short waits only: a tx the fuzz leaves unmined is waited for until the timeout.
       return d.pick<unknown>([0, 1, 10, '0x0', '0xa', -1, 1.5, 'x', null, '0x', [], {}, new Raw('1e400')]);
@@ -655,7 +658,7 @@ const SPECS: Record<string, Kind[]> = {
   anvil_setBalance: ['address', 'quantity'], hardhat_setBalance: ['address', 'quantity'], anvil_setCode: ['address', 'bytes'], hardhat_setCode: ['address', 'bytes'],
   anvil_setNonce: ['address', 'quantity'], hardhat_setNonce: ['address', 'quantity'], anvil_setStorageAt: ['address', 'slot', 'slot'],
   hardhat_setStorageAt: ['address', 'slot', 'slot'], anvil_impersonateAccount: ['address'], hardhat_impersonateAccount: ['address'],
-  anvil_stopImpersonatingAccount: ['address'], hardhat_stopImpersonatingAccount: ['address'],
+  anvil_stopImpersonatingAccount: ['address'], hardhat_stopImpersonatingAccount: ['address'], anvil_impersonateSignature: ['sigPair'],
   anvil_reset: ['mineOpts'], hardhat_reset: ['mineOpts'], anvil_setBlockTimestampInterval: ['timestamp'], anvil_removeBlockTimestampInterval: [],
   anvil_dropTransaction: ['hash'], hardhat_dropTransaction: ['hash'], anvil_dropAllTransactions: [], anvil_removePoolTransactions: ['address'],
   eth_sendUnsignedTransaction: ['tx'], anvil_setCoinbase: ['address'], hardhat_setCoinbase: ['address'],
@@ -890,6 +893,8 @@ function valid(d: Draw, kind: Kind): unknown {
       return d.pick(FIXED_KEYS); // importing one again fails before the (slow) key encryption
     case 'sig':
       return '0x' + d.hex(64) + d.pick(['1b', '1c']);
+    case 'sigPair':
+      return [valid(d, 'sig'), valid(d, 'address')];
     case 'typedData':
       return d.pick<unknown>([typedData(d), JSON.stringify(typedData(d))]);
     case 'reorgPairs':

@@ -21,6 +21,7 @@ import { Account, Address } from '@ethereumjs/util';
 import { EMPTY, fromHex, toHex } from './abi.js';
 import { INVALIDATE_DELEGATE_UNIX, P256_VERIFY_ADDRESS } from './addresses.js';
 import { KZG_POINT_EVALUATION_ADDRESS, kzgPointEvaluation } from './kzg.js';
+import { ECRECOVER_ADDRESS, ecrecoverWithOverrides, type SignatureOverrides } from './ecrecoverOverrides.js';
 
 /** The part of the chain's `Rules` (src/evm/config/chainConfig.ts) the precompiles need. */
 export interface PrecompileRules {
@@ -36,6 +37,8 @@ export interface PrecompileEnv {
   networkID: number;
   /** the 32 raw bytes of this chain's Avalanche blockchain ID (Warp's sourceChainID / getBlockchainID) */
   blockchainID: Uint8Array;
+  /** anvil_impersonateSignature's registrations, which ecrecover answers first (ecrecoverOverrides.ts) */
+  signatureOverrides?: SignatureOverrides;
 }
 
 /** A non-revert failure: the frame consumes all its gas and returns no data (reference §8.1). */
@@ -245,9 +248,19 @@ export function wireEVM(
   // KZG point evaluation: the package's, with a KZG loaded on its first call (kzg.ts).
   // (_customPrecompiles is also what ethereumjs re-reads on a hardfork change.)
   const custom = customPrecompiles(evm.common, rules.isGranite);
+  // anvil_impersonateSignature's ecrecover, on chains that serve the test controls.
+  if (env.signatureOverrides) custom.push(ecrecoverOf(env.signatureOverrides));
   const inner = evm as unknown as { _customPrecompiles?: CustomPrecompile[]; _precompiles: Map<string, PrecompileFunc> };
   inner._customPrecompiles = custom;
   inner._precompiles = getActivePrecompiles(evm.common, custom);
+}
+
+/** One ecrecover entry per chain's registrations (wireEVM runs for every block and call session). */
+const ecrecovers = new WeakMap<SignatureOverrides, CustomPrecompile>();
+function ecrecoverOf(overrides: SignatureOverrides): CustomPrecompile {
+  let entry = ecrecovers.get(overrides);
+  if (!entry) ecrecovers.set(overrides, (entry = { address: new Address(fromHex(ECRECOVER_ADDRESS)), function: ecrecoverWithOverrides(overrides) }));
+  return entry;
 }
 
 /** The precompiles ethereumjs' own list lacks or runs differently under a rule set (see wireEVM). */
