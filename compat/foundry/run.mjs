@@ -452,6 +452,14 @@ check('cast rpc evm_snapshot / evm_revert', async () => {
   eq(await rpc('evm_revert', snap), false, 'evm_revert of a used snapshot');
 });
 
+check('cast rpc anvil_impersonateSignature, then cast call to ecrecover', async () => {
+  const [r, s] = ['11'.repeat(32), '22'.repeat(32)];
+  const who = '0x000000000000000000000000000000000000dEaD';
+  eq(await rpc('anvil_impersonateSignature', JSON.stringify([`0x${r}${s}1b`, who])), null, 'anvil_impersonateSignature answer');
+  const input = `0x${'ab'.repeat(32)}${'1b'.padStart(64, '0')}${r}${s}`;
+  eq(await castRpc('call', '0x0000000000000000000000000000000000000001', input), '0x' + who.slice(2).toLowerCase().padStart(64, '0'), 'ecrecover of the registered signature');
+});
+
 check('impersonating a contract: cast send --unlocked --from <contract>', async () => {
   need('counter');
   const c = ctx.counter;
