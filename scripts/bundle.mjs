@@ -395,9 +395,10 @@ async function makeCodeCache(kind) {
   // The child runs with no Node flags of its own (only an inherited NODE_OPTIONS): its cache name.
   // The lmdb bundle's is made by `bin/powder` on an LMDB database, whose flags are the snapshot's
   // (with its path) or none: any cache of the bundle as it is now will do.
-  const cacheFile = codeCacheFile(bundle, (process.env.NODE_OPTIONS ?? '').trim());
-  const key = bundleKey(bundle);
-  const hasCache = () => (kind === 'lmdb' ? readdirSync(join(root, 'dist')).some((f) => f.startsWith(key) && f.endsWith('.cache')) : existsSync(cacheFile));
+  const hasCache =
+    kind === 'lmdb'
+      ? () => readdirSync(join(root, 'dist')).some((f) => f.startsWith(bundleKey(bundle)) && f.endsWith('.cache'))
+      : () => existsSync(codeCacheFile(bundle, (process.env.NODE_OPTIONS ?? '').trim()));
   if (hasCache()) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-code-cache-'));
   const nodeArgs = ['--http-port=0', ...(kind === 'lmdb' ? [] : ['--db-type=memdb']), `--data-dir=${dataDir}`, '--log-display-level=off'];

@@ -12,6 +12,7 @@ import { rollbackMethods } from './rollback.js';
 import { refusedControlMethods } from './refusedControls.js';
 import { parseCallArgs, type EvmBackend } from './backend.js';
 import { hexQ } from './format.js';
+import { signatureKey } from '../precompiles/ecrecoverOverrides.js';
 import { applyAccounts, dumpState, parseStateFile } from './stateDump.js';
 import type { MethodTable } from './eth.js';
 import { timeMs } from '../chain/header.js';
@@ -350,7 +351,7 @@ export function testControlMethods(be: EvmBackend): MethodTable {
     if (!Array.isArray(pair) || pair.length !== 2) throw invalidArg(0, 'expected a [signature, address] pair');
     const sig = bytes(pair[0], 0);
     const who = hexToBytes(address(pair[1], 0) as `0x${string}`);
-    be.consensus.env.signatureOverrides!.set(Buffer.from(sig).toString('hex'), who);
+    be.consensus.env.signatureOverrides!.set(signatureKey(sig), who);
     be.callResults.clear();
     return null;
   });

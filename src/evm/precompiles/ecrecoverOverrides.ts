@@ -8,6 +8,7 @@
 // wherever the chain's EVM runs (mined transactions, eth_call, eth_estimateGas, traces), and the
 // registrations last as long as the process, through evm_revert and anvil_reset, as on Anvil.
 import { getActivePrecompiles, type ExecResult, type PrecompileFunc, type PrecompileInput } from '@ethereumjs/evm';
+import { hexOf } from '../../hexOf.js';
 
 /** Registered signatures: lower-case hex of the signature bytes (no 0x) → the 20-byte address. */
 export type SignatureOverrides = Map<string, Uint8Array>;
@@ -18,11 +19,15 @@ let realEcrecover: PrecompileFunc | undefined;
 
 export const ECRECOVER_ADDRESS = '0x' + ECRECOVER;
 
-/** The lookup key of an ecrecover input: r ‖ s ‖ v's last byte, as hex. */
+/** The key a registered signature is kept under: its bytes as hex. */
+export const signatureKey = hexOf;
+
+/** The lookup key of an ecrecover input: r ‖ s ‖ v's last byte (the input zero-padded to 128 bytes). */
 export function overrideKey(input: Uint8Array): string {
-  const data = new Uint8Array(128);
-  data.set(input.subarray(0, 128));
-  return Buffer.from(data.buffer, 64, 64).toString('hex') + data[63]!.toString(16).padStart(2, '0');
+  const sig = new Uint8Array(65);
+  sig.set(input.subarray(64, 128));
+  sig[64] = input[63] ?? 0;
+  return signatureKey(sig);
 }
 
 /** ecrecover that answers `overrides` first (read at each call, so later registrations count). */
