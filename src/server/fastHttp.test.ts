@@ -69,6 +69,44 @@ test('a chunked request hands the connection to node:http once; requests before 
   c.destroy();
 });
 
+test('Connection: close is answered on the fast path with node:http\'s bytes, then the connection ends, unread bytes after it left unread (as Go)', async () => {
+  const ask = async (request: string) => {
+    const c = await Wire.open(port);
+    c.socket.write(request);
+    const [r] = await c.read(1);
+    assert.equal(await c.waitClose(3000), true, 'the server closes the connection');
+    assert.equal(c.ended, true, 'with a FIN first');
+    return r!;
+  };
+  const before = { ...fastHttpStats };
+  const fast = await ask(post('/ext/bc/dev/rpc', CHAIN_ID, 'Connection: close\r\n'));
+  assert.equal(fastHttpStats.answered - before.answered, 1);
+  assert.equal(fastHttpStats.handedOff - before.handedOff, 0);
+  // The same request with a chunked body is node:http's: the same bytes (Date aside).
+  const slow = await ask(chunkedPost('/ext/bc/dev/rpc', CHAIN_ID, 3, 'Connection: close\r\n'));
+  assert.equal(fastHttpStats.handedOff - before.handedOff, 1);
+  assert.equal(maskDate(fast), maskDate(slow));
+  assert.match(fast.raw, /\r\nConnection: close\r\n\r\n/);
+  assert.doesNotMatch(fast.raw, /Keep-Alive/);
+  // `Connection: CLOSE` is the same token; two Connection lines, or another value, are node:http's.
+  const upper = await ask(post('/ext/bc/dev/rpc', CHAIN_ID, 'Connection: CLOSE\r\n'));
+  assert.equal(maskDate(upper), maskDate(fast));
+  assert.equal(fastHttpStats.answered - before.answered, 2);
+  await ask(post('/ext/bc/dev/rpc', CHAIN_ID, 'Connection: close\r\nConnection: close\r\n'));
+  assert.equal(fastHttpStats.handedOff - before.handedOff, 2);
+
+  // A request pipelined after a Connection: close one is never read, as on Go's server (node:http
+  // would answer both with one 400): the first answer, then the close.
+  const c = await Wire.open(port);
+  c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID, 'Connection: close\r\n') + post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', '"id":8')));
+  assert.equal(await c.waitClose(3000), true);
+  const [first] = await c.read(1);
+  assert.equal(maskDate(first!), maskDate(fast));
+  assert.equal(c.pending.length, 0, 'no second answer');
+  assert.equal(fastHttpStats.handedOff - before.handedOff, 2);
+  assert.equal(fastHttpStats.answered - before.answered, 3);
+});
+
 test('a handler that throws or rejects: the fast path answers node:http\'s 500, and the node keeps serving', async () => {
   for (const path of ['/ext/test-throws', '/ext/test-rejects']) {
     const fast = await Wire.open(port);

@@ -5,8 +5,11 @@
 // more (its IncomingMessage/ServerResponse streams and their events), which on a local node is
 // most of a cheap call's time (docs/performance.md, "HTTP fast path").
 //
-// Anything else — another method, chunked or Expect bodies, upgrades, Origin (CORS), HTTP/1.0 or
-// Connection: close, a path to clean or decode, a route without `post`, a header llhttp might
+// A `Connection: close` request is answered here too, as node:http answers it (`Connection: close`,
+// then the connection ends). Bytes pipelined after it are never read, as Go's server leaves them
+// (llhttp would refuse them, and the request before them, with a 400).
+// Anything else — another method, chunked or Expect bodies, upgrades, Origin (CORS), HTTP/1.0,
+// another Connection value, a path to clean or decode, a route without `post`, a header llhttp might
 // judge differently, a body over the route's limit — hands the connection, with every byte not
 // yet answered put back, to node:http for the rest of its life. So the fast path only ever
 // answers requests whose answer node:http would give byte for byte (the handlers build both from
@@ -94,6 +97,8 @@ interface FastRequest {
   post: PostAnswer;
   bodyStart: number;
   bodyLength: number;
+  /** The client sent `Connection: close`: this answer is the connection's last. */
+  close: boolean;
   /** performance.now() after which the answer is not written (0: no write timeout). */
   writeDeadline: number;
 }
@@ -225,6 +230,7 @@ class FastConnection implements FastConnectionHandle {
     let host: string | undefined;
     let contentType: string | undefined;
     let contentLength: string | undefined;
+    let close = false;
     for (let at = lineEnd + 2; at < head.length; ) {
       const end = head.indexOf('\r\n', at);
       const colon = head.indexOf(':', at);
@@ -246,10 +252,14 @@ class FastConnection implements FastConnectionHandle {
             if (contentLength !== undefined || !/^\d{1,15}$/.test(value)) return undefined;
             contentLength = value;
             break;
-          case 'connection':
-            // keep-alive is the default; close, upgrade or anything else is node:http's.
-            if (value.toLowerCase() !== 'keep-alive') return undefined;
+          case 'connection': {
+            // keep-alive is the default; close ends the connection after the answer; a second
+            // Connection line, upgrade or any other value is node:http's.
+            const v = value.toLowerCase();
+            if (v === 'close' && !close) close = true;
+            else if (v !== 'keep-alive') return undefined;
             break;
+          }
           case 'origin': // CORS
           case 'avalanche-api-route': // header routing (http.ts)
           case 'expect':
@@ -272,7 +282,7 @@ class FastConnection implements FastConnectionHandle {
     const bodyLength = contentLength === undefined ? 0 : Number(contentLength);
     if (bodyLength > post.bodyLimit) return undefined;
     const writeMs = this.opts.timeouts.writeMs;
-    return { url, path, post, bodyStart: headEnd + 4, bodyLength, writeDeadline: writeMs > 0 ? performance.now() + writeMs : 0 };
+    return { url, path, post, bodyStart: headEnd + 4, bodyLength, close, writeDeadline: writeMs > 0 ? performance.now() + writeMs : 0 };
   }
 
   private answer(req: FastRequest, body: Buffer): void {
@@ -287,7 +297,7 @@ class FastConnection implements FastConnectionHandle {
       r = INTERNAL_ERROR;
     }
     if (!(r instanceof Promise)) {
-      this.write(r, req.writeDeadline);
+      this.write(r, req.writeDeadline, req.close);
       calls.finish(start);
       // A full write buffer: read no more requests until it drains (resume waits for 'drain').
       if (this.socket.writableNeedDrain) {
@@ -298,10 +308,10 @@ class FastConnection implements FastConnectionHandle {
     }
     this.busy = true;
     r.then(
-      (reply) => this.write(reply, req.writeDeadline),
+      (reply) => this.write(reply, req.writeDeadline, req.close),
       (e) => {
         this.opts.onHandlerError(e, req.url);
-        this.write(INTERNAL_ERROR, req.writeDeadline);
+        this.write(INTERNAL_ERROR, req.writeDeadline, req.close);
       },
     ).finally(() => {
       calls.finish(start);
@@ -325,7 +335,7 @@ class FastConnection implements FastConnectionHandle {
     this.pump();
   }
 
-  private write(r: Reply, writeDeadline: number): void {
+  private write(r: Reply, writeDeadline: number, close: boolean): void {
     if (this.socket.destroyed) return;
     if (writeDeadline !== 0 && performance.now() > writeDeadline) {
       this.socket.destroy(); // past Go's write deadline: the client sees the connection close
@@ -334,10 +344,14 @@ class FastConnection implements FastConnectionHandle {
     let head = `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status] ?? 'unknown'}\r\n${this.opts.nodeHeaderLines}`;
     const h = r.headers;
     for (let i = 0; i < h.length; i += 2) head += `${h[i]}: ${h[i + 1]}\r\n`;
-    if (this.opts.draining()) {
-      // As Go's server in Shutdown (and node:http with shouldKeepAlive off): the last answer on this connection.
+    if (close || this.opts.draining()) {
+      // The last answer on this connection: the client asked for it, or the server is shutting
+      // down (as Go's server in Shutdown, and node:http with shouldKeepAlive off).
       this.closing = true;
-      this.socket.end(head + dateAndConnection(idleTimeout(this.opts.timeouts)).replace(CONNECTION_LINES, 'Connection: close\r\n\r\n') + r.body);
+      const last = head + dateAndConnection(idleTimeout(this.opts.timeouts)).replace(CONNECTION_LINES, 'Connection: close\r\n\r\n') + r.body;
+      // node:http ends such a connection with destroySoon: a FIN, then the socket closed once written.
+      if (close) this.socket.end(last, () => this.socket.destroy());
+      else this.socket.end(last);
       return;
     }
     this.socket.write(head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body);
