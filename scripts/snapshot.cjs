@@ -27,10 +27,13 @@ const bundleFile = join(__dirname, '..', 'dist', 'powder.cjs');
 
 let realHttp; // node:http, once restored
 class ServerResponsePlaceholder extends Object {}
+const standInServers = [];
 class StandInServer extends EventEmitter {
   constructor() {
     super();
-    this.on('connection', () => {}); // http.Server's own listener, which the fast path takes over
+    standInServers.push(this);
+    this.ownListener = () => {};
+    this.on('connection', this.ownListener); // http.Server's own listener, which the fast path takes over
   }
   listen(...args) {
     const cb = args.find((a) => typeof a === 'function');
@@ -56,6 +59,8 @@ const httpStandIn = new Proxy(
       if (key === '__esModule' || key === 'then') return undefined;
       if (key === 'ServerResponse') return ServerResponsePlaceholder;
       if (key === 'createServer') return () => new StandInServer();
+      // The fast path's status line for the rehearsal's answers (the real table after the restore).
+      if (key === 'STATUS_CODES') return { 200: 'OK' };
       throw new Error(`snapshot: the bundle used node:http's ${String(key)} while the snapshot was built`);
     },
   },
@@ -89,8 +94,51 @@ const wrapper = vm.runInThisContext(`(function (exports, require, module, __file
 const bundle = { exports: {} };
 wrapper(bundle.exports, bundleRequire, bundle, bundleFile, join(__dirname, '..', 'dist'));
 
+/**
+ * Requests as clients send them — keep-alive ones, then a `Connection: close` one (the bench's
+ * start probe) — on real loopback connections that a plain net.Server accepts and hands to the
+ * stand-in server, whose listener is the node's fast path (src/server/fastHttp.ts). So the fast
+ * path's code and Node's own socket code (accepting, reading, writing, closing) are compiled into
+ * the snapshot: without it a start's first request took ~5 ms longer (docs/performance.md,
+ * session 33). Every socket and the server are closed before the snapshot is written.
+ */
+async function rehearseRequests() {
+  const server = standInServers.find((s) => s.listeners('connection').some((l) => l !== s.ownListener));
+  standInServers.length = 0; // the node's objects must not outlive its rehearsal in the snapshot
+  if (!server) throw new Error('snapshot: no stand-in server took connections');
+  const net = require('node:net');
+  const front = net.createServer({ allowHalfOpen: true }, (socket) => server.emit('connection', socket));
+  await new Promise((resolve, reject) => front.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = front.address();
+  const request = (method, params, extra = '') => {
+    const body = `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`;
+    return `POST /ext/bc/dev/rpc HTTP/1.1\r\nContent-Type: application/json\r\nHost: 127.0.0.1:${port}\r\n${extra}Content-Length: ${body.length}\r\n\r\n${body}`;
+  };
+  /** Sends each request once the previous one is answered; resolves with everything read when the connection closes. */
+  const exchange = (requests) =>
+    new Promise((resolve, reject) => {
+      const client = net.connect(port, '127.0.0.1');
+      let read = '';
+      let sent = 0;
+      const next = () => (sent < requests.length ? client.write(requests[sent++]) : client.end());
+      client.on('connect', next);
+      client.on('data', (d) => {
+        read += d.toString('latin1');
+        if ((read.match(/HTTP\/1\.1 200 OK/g) ?? []).length === sent) next();
+      });
+      client.on('error', reject);
+      client.on('close', () => resolve(read));
+    });
+  const reads = [['eth_chainId', '[]'], ['eth_blockNumber', '[]'], ['eth_getBalance', '["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","latest"]']];
+  const answers = [await exchange(reads.map((r) => request(...r))), await exchange([request('eth_chainId', '[]', 'Connection: close\r\n')])];
+  await new Promise((resolve) => front.close(resolve));
+  for (const [i, want] of [[0, reads.length], [1, 1]]) {
+    if ((answers[i].match(/HTTP\/1\.1 200 OK/g) ?? []).length !== want) throw new Error(`snapshot: a rehearsal connection read ${JSON.stringify(answers[i].slice(0, 300))}`);
+  }
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), 'powder-snapshot-'));
-bundle.exports.rehearseStart(dataDir).then(
+bundle.exports.rehearseStart(dataDir, rehearseRequests).then(
   () => rmSync(dataDir, { recursive: true, force: true }),
   (e) => {
     rmSync(dataDir, { recursive: true, force: true });
