@@ -7,12 +7,27 @@
 // if it is missing or does not load (musl, another system), the package's own loader decides.
 'use strict';
 const { dirname, join } = require('node:path');
-const { existsSync } = require('node:fs');
+const { existsSync, realpathSync } = require('node:fs');
+
+/**
+ * The first `<dir>/node_modules/<name>` holding a package.json, for `dir` and each folder above it,
+ * in the order Node's resolution tries them (a folder named node_modules gets none of its own).
+ * A few stat calls, where `require.resolve` of a package with an exports map took 2–5 ms of a cold
+ * start (its loader code runs for the first time; docs/performance.md, session 33).
+ */
+function nearestPackage(dir, name) {
+  for (let d = dir; ; d = dirname(d)) {
+    if (!/[\\/]node_modules$/.test(d) && existsSync(join(d, 'node_modules', name, 'package.json'))) return join(d, 'node_modules', name);
+    if (dirname(d) === d) return undefined;
+  }
+}
 
 /** lmdb's package folder (its exports do not include package.json; a variable keeps esbuild from resolving it). */
 function lmdbDir() {
+  const found = nearestPackage(__dirname, 'lmdb');
+  if (found) return realpathSync(found); // as require.resolve gives it (pnpm links packages)
   const lmdb = 'lmdb';
-  return dirname(dirname(require.resolve(lmdb))); // <lmdb>/dist/index.cjs
+  return dirname(dirname(require.resolve(lmdb))); // <lmdb>/dist/index.cjs (NODE_PATH, a global folder)
 }
 
 module.exports = function loadLmdbNative() {
@@ -20,7 +35,8 @@ module.exports = function loadLmdbNative() {
   const ownBuild = ['build/Release', 'build/Debug', 'prebuilds'].some((d) => existsSync(join(dir, d)));
   if (process.platform === 'linux' && !ownBuild && !process.env.LMDB_PREBUILD) {
     try {
-      const pkg = dirname(require.resolve(`@lmdb/lmdb-linux-${process.arch}/package.json`, { paths: [dir] }));
+      const name = `@lmdb/lmdb-linux-${process.arch}`;
+      const pkg = nearestPackage(dir, name) ?? dirname(require.resolve(`${name}/package.json`, { paths: [dir] }));
       const abi = join(pkg, `node.abi${process.versions.modules}.glibc.node`);
       return require(existsSync(abi) ? abi : join(pkg, 'node.napi.glibc.node'));
     } catch {
@@ -29,3 +45,6 @@ module.exports = function loadLmdbNative() {
   }
   return require('node-gyp-build-optional-packages')(dir);
 };
+
+/** For test/lmdbNative.test.ts. */
+module.exports.nearestPackage = nearestPackage;
