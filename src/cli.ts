@@ -4,6 +4,7 @@ import { resolveConfig } from './config/config.js';
 import { Node } from './node/node.js';
 import { FLAGS } from './config/flags.js';
 import { NODE_VERSION } from './api/info/version.js';
+import { fastHttpStats } from './server/fastHttp.js';
 
 function usage(): string {
   const lines = [
@@ -87,4 +88,7 @@ export async function rehearseStart(dataDir: string, whileRunning?: () => Promis
   for (const r of reads) await post?.answer(Buffer.from(`{"jsonrpc":"2.0","id":1,"method":${r}}`), '/ext/bc/dev/rpc');
   await whileRunning?.();
   await node.stop();
+  // The counts are "since start": the rehearsal's requests are not the restored process's.
+  fastHttpStats.answered = 0;
+  fastHttpStats.handedOff = 0;
 }
