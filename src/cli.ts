@@ -75,18 +75,15 @@ export async function main(argv: string[]): Promise<void> {
 /**
  * For scripts/snapshot.cjs only: starts a node as `main` would (in memory, in `dataDir`, on
  * whatever server the snapshot builder stands in for node:http) and stops it, so the functions a
- * start runs are compiled when the start-up snapshot is taken. `whileRunning` (the builder's
- * requests through its stand-in server and sockets) runs before the stop.
+ * start runs are compiled when the start-up snapshot is taken. `whileRunning` runs before the
+ * stop: the builder's requests to the dev chain, on sockets through the server's fast path, so the
+ * serving path is compiled too.
  */
-export async function rehearseStart(dataDir: string, whileRunning?: () => Promise<void>): Promise<void> {
+export async function rehearseStart(dataDir: string, whileRunning: () => Promise<void>): Promise<void> {
   const config = resolveConfig({ argv: ['--http-port=0', '--db-type=memdb', `--data-dir=${dataDir}`, '--log-display-level=off'], env: {} });
   const node = await Node.start({}, config);
   node.banner();
-  // A few answers through the dev chain's JSON-RPC route, so the serving path is compiled too.
-  const post = node.router.lookup('/ext/bc/dev/rpc')?.post;
-  const reads = ['"eth_chainId","params":[]', '"eth_blockNumber","params":[]', '"eth_getBalance","params":["0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","latest"]'];
-  for (const r of reads) await post?.answer(Buffer.from(`{"jsonrpc":"2.0","id":1,"method":${r}}`), '/ext/bc/dev/rpc');
-  await whileRunning?.();
+  await whileRunning();
   await node.stop();
   // The counts are "since start": the rehearsal's requests are not the restored process's.
   fastHttpStats.answered = 0;
