@@ -114,6 +114,7 @@ async function rehearseRequests() {
     const body = `{"jsonrpc":"2.0","id":1,"method":"${method}","params":${params}}`;
     return `POST /ext/bc/dev/rpc HTTP/1.1\r\nContent-Type: application/json\r\nHost: 127.0.0.1:${port}\r\n${extra}Content-Length: ${body.length}\r\n\r\n${body}`;
   };
+  const answered = (read) => (read.match(/HTTP\/1\.1 200 OK/g) ?? []).length;
   /** Sends each request once the previous one is answered; resolves with everything read when the connection closes. */
   const exchange = (requests) =>
     new Promise((resolve, reject) => {
@@ -124,7 +125,7 @@ async function rehearseRequests() {
       client.on('connect', next);
       client.on('data', (d) => {
         read += d.toString('latin1');
-        if ((read.match(/HTTP\/1\.1 200 OK/g) ?? []).length === sent) next();
+        if (answered(read) === sent) next();
       });
       client.on('error', reject);
       client.on('close', () => resolve(read));
@@ -133,7 +134,7 @@ async function rehearseRequests() {
   const answers = [await exchange(reads.map((r) => request(...r))), await exchange([request('eth_chainId', '[]', 'Connection: close\r\n')])];
   await new Promise((resolve) => front.close(resolve));
   for (const [i, want] of [[0, reads.length], [1, 1]]) {
-    if ((answers[i].match(/HTTP\/1\.1 200 OK/g) ?? []).length !== want) throw new Error(`snapshot: a rehearsal connection read ${JSON.stringify(answers[i].slice(0, 300))}`);
+    if (answered(answers[i]) !== want) throw new Error(`snapshot: a rehearsal connection read ${JSON.stringify(answers[i].slice(0, 300))}`);
   }
 }
 
