@@ -30,8 +30,18 @@ const genTime = (d: Date) => tlv(0x18, Buffer.from(d.toISOString().replace(/[-:T
 
 const ECDSA_SHA256 = seq(oid('2a8648ce3d040302'));
 
+/** The certificate as PEM. */
 export function selfSignedCertificate(privateKey: KeyObject): string {
-  const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+  return certificatePem(selfSignedCertificateDer(privateKey));
+}
+
+export function certificatePem(der: Buffer): string {
+  const b64 = der.toString('base64').replace(/(.{64})/g, '$1\n').trim();
+  return `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
+}
+
+/** The certificate's DER (the NodeID's input); `spki` is the key's public half as DER, when the caller has it. */
+export function selfSignedCertificateDer(privateKey: KeyObject, spki: Buffer = createPublicKey(privateKey).export({ format: 'der', type: 'spki' })): Buffer {
   const serialBytes = randomBytes(16);
   serialBytes[0] &= 0x7f; // RFC 5280: a positive serial of at most 20 octets
   serialBytes[0] |= 0x01;
@@ -40,7 +50,5 @@ export function selfSignedCertificate(privateKey: KeyObject): string {
   const validity = seq(utcTime(new Date()), genTime(new Date('2099-12-31T00:00:00Z')));
   const tbs = seq(tlv(0xa0, int(Buffer.from([2]))), serial, ECDSA_SHA256, name, validity, name, spki);
   const sig = sign('sha256', tbs, privateKey);
-  const cert = seq(tbs, ECDSA_SHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), sig])));
-  const b64 = cert.toString('base64').replace(/(.{64})/g, '$1\n').trim();
-  return `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`;
+  return seq(tbs, ECDSA_SHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), sig])));
 }
