@@ -7,10 +7,12 @@
 // difference if it holds in most pairs: the per-round figures are printed too.
 //
 //   node ab.js --a=<bin/powder of build A> [--b=<bin/powder of build B>] [--workload=call-distinct]
-//              [--connections=1] [--rounds=10] [--warmup=2] [--seconds=1.5]
+//              [--connections=1] [--rounds=10] [--warmup=2] [--seconds=1.5] [--db=memdb]
 //
 // Workloads: chainId, getBalance, call, call-distinct (reads, --connections, --seconds per round),
-// tx-eth, tx-erc20 (2,000 pre-signed transfers per round from --senders=1|32 senders).
+// tx-eth, tx-erc20 (2,000 pre-signed transfers per round from --senders=1|32 senders), start (a
+// round is one cold start of each build: spawn to its first answered eth_chainId, asked every
+// 1 ms on a fresh connection, on --db=memdb|lmdb and a fresh data dir; no long-lived nodes).
 // --b defaults to this checkout's bin/powder. A build is any checkout with `npm run build` done
 // (e.g. `git worktree add /tmp/base <commit>`, its node_modules linked, then built).
 import { resolve } from 'node:path';
@@ -28,7 +30,7 @@ function usage(message) {
   process.exit(2);
 }
 
-const WORKLOADS = ['chainId', 'getBalance', 'call', 'call-distinct', 'tx-eth', 'tx-erc20'];
+const WORKLOADS = ['chainId', 'getBalance', 'call', 'call-distinct', 'tx-eth', 'tx-erc20', 'start'];
 const workload = option('workload', 'call-distinct');
 if (!WORKLOADS.includes(workload)) usage(`--workload: ${workload} is not one of ${WORKLOADS.join(', ')}`);
 const number = (name, fallback, ok) => {
@@ -46,17 +48,21 @@ const builds = [
   { name: 'B', bin: resolve(option('b', DEFAULT_POWDER_BIN)) },
 ];
 const isTx = workload.startsWith('tx-');
+const isStart = workload === 'start';
+const db = option('db', 'memdb');
+if (db !== 'memdb' && db !== 'lmdb') usage(`--db: ${db} is not memdb or lmdb`);
 
-const token = compileToken();
+const token = isStart ? undefined : compileToken();
 const keys = makeKeys();
 const signer = new TransferSigner(keys, token);
 
 for (const b of builds) {
+  b.rounds = [];
+  if (isStart) continue;
   b.node = await startNode('powder', { powderBin: b.bin });
   b.node.chainIdNum = Number(BigInt(b.node.chainId));
   b.tokenAddress = (await setupChain(b.node.url, b.node.chainIdNum, keys, token)).token;
   b.nextBody = requestBodies(b);
-  b.rounds = [];
 }
 
 /** The request body source of a read workload on build `b`'s node. */
@@ -69,6 +75,11 @@ function requestBodies(b) {
 }
 
 async function round(b) {
+  if (isStart) {
+    const node = await startNode('powder', { powderBin: b.bin, powderDb: db, probeEveryMs: 1 });
+    await stopNode(node);
+    return { ms: node.startMs };
+  }
   const cpu0 = cpuSeconds(b.node.pid);
   if (isTx) {
     const prepared = await signer.prepare({ url: b.node.url, chainId: b.node.chainIdNum, kind: workload.slice(3), senders, total: 2000, tokenAddress: b.tokenAddress });
@@ -93,10 +104,21 @@ try {
   for (const b of builds) if (b.node) await stopNode(b.node);
 }
 
+const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+if (isStart) {
+  console.log(`start (${db}): ${rounds} rounds (${warmup} warm-up), alternating; spawn to the first answered eth_chainId`);
+  for (const b of builds) {
+    const ms = summarize(b.rounds.map((r) => r.ms));
+    console.log(`${b.name} ${b.bin}\n  ${f(ms.median, 1)} ms (${f(ms.min, 1)}–${f(ms.max, 1)})\n  rounds: ${b.rounds.map((r) => f(r.ms, 1)).join(' ')}`);
+  }
+  const [a, bb] = builds.map((b) => summarize(b.rounds.map((r) => r.ms)).median);
+  const wins = builds[0].rounds.filter((r, i) => r.ms < builds[1].rounds[i].ms).length;
+  console.log(`B ÷ A: ${(bb / a).toFixed(2)}× (medians; above 1, A starts faster); A faster in ${wins} of ${builds[0].rounds.length} pairs`);
+  process.exit(0);
+}
 const unit = isTx ? 'tx/s' : 'req/s';
 const what = isTx ? `${workload}, ${senders} sender${senders > 1 ? 's' : ''}` : `${workload}, ${connections} connection${connections > 1 ? 's' : ''}`;
 console.log(`${what}: ${rounds} rounds (${warmup} warm-up), alternating`);
-const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 for (const b of builds) {
   const rate = summarize(b.rounds.map((r) => r.rate));
   const cpu = summarize(b.rounds.map((r) => r.cpuMicros));

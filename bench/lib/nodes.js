@@ -128,10 +128,11 @@ function probeChainId(port, path) {
 }
 
 /**
- * Starts a node and waits for its first answered eth_chainId.
+ * Starts a node and waits for its first answered eth_chainId (asked every `probeEveryMs`, each time
+ * on a fresh connection).
  * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
  */
-export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', keepEnv = false } = {}) {
+export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', keepEnv = false, probeEveryMs = 10 } = {}) {
   const def = NODE_KINDS[kind];
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
@@ -161,7 +162,7 @@ export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, read
         await stopNode(node);
         throw new Error(`${def.label} answered eth_chainId with an error: ${e.message}`);
       }
-      await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, probeEveryMs));
     }
   }
 }
