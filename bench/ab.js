@@ -52,9 +52,10 @@ const isStart = workload === 'start';
 const db = option('db', 'memdb');
 if (db !== 'memdb' && db !== 'lmdb') usage(`--db: ${db} is not memdb or lmdb`);
 
+// A start round needs no chain set-up: no token, keys or signer.
 const token = isStart ? undefined : compileToken();
-const keys = makeKeys();
-const signer = new TransferSigner(keys, token);
+const keys = isStart ? undefined : makeKeys();
+const signer = isStart ? undefined : new TransferSigner(keys, token);
 
 for (const b of builds) {
   b.rounds = [];

@@ -3,8 +3,8 @@
 // costs far less than the native binding's three N-API calls and Buffer per hash (measured: 0.8 vs
 // 2.1 µs for 32–110 bytes, 2.4 vs 4.0 µs for a 532-byte branch node). hash-wasm's own API compiles
 // the module asynchronously, too late for the genesis a start hashes, so the module (4 KB) is
-// compiled synchronously here (~0.6 ms, where loading the native binding took 2–3.5 ms of a cold
-// start; docs/performance.md, session 34) and driven through the exports hash-wasm's build uses.
+// compiled synchronously here (~0.6 ms, where loading the native binding took 1.7–4.2 ms of a
+// profiled start; docs/performance.md, session 34) and driven through the exports hash-wasm's build uses.
 // Where it cannot load, the `keccak` package's native binding hashes (that package falls back to
 // its own JS build when the binding cannot load), and if the package itself is missing
 // @noble/hashes (pulled in by @ethereumjs/*). Every path gives the same digests (crypto.test.ts).
