@@ -200,13 +200,15 @@ test('bin/powder\'s log lines name the TypeScript source that logged them, not t
   }
 });
 
-test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number', async () => {
+test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number, and from the snapshot V8\'s semi-spaces at 8 MiB', async () => {
   const arenas = (s: Started) => /(?:^|\0)MALLOC_ARENA_MAX=([^\0]*)/.exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
   for (const [env, want] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '8' }, '8'], [{ MALLOC_ARENA_MAX: undefined, POWDER_SNAPSHOT: 'off' }, '2']] as const) {
     const dataDir = mkdtempSync(join(tmpdir(), 'powder-arena-'));
     const s = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${dataDir}`], env);
     try {
       assert.equal(arenas(s), want, JSON.stringify(env));
+      // A heap-size flag cannot be set from JavaScript: only the snapshot's command line has it.
+      assert.equal(s.cmdline.includes('--max-semi-space-size=8'), fromSnapshot(s), s.cmdline.join(' '));
     } finally {
       await stop(s);
       rmSync(dataDir, { recursive: true, force: true });
