@@ -5,6 +5,7 @@ import { Node } from './node/node.js';
 import { FLAGS } from './config/flags.js';
 import { NODE_VERSION } from './api/info/version.js';
 import { fastHttpStats } from './server/fastHttp.js';
+import { busyPoll } from './server/busyPoll.js';
 
 function usage(): string {
   const lines = [
@@ -88,4 +89,5 @@ export async function rehearseStart(dataDir: string, whileRunning: () => Promise
   // The counts are "since start": the rehearsal's requests are not the restored process's.
   fastHttpStats.answered = 0;
   fastHttpStats.handedOff = 0;
+  for (const k of Object.keys(busyPoll.stats) as (keyof typeof busyPoll.stats)[]) busyPoll.stats[k] = 0;
 }

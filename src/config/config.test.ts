@@ -47,6 +47,8 @@ function sample(def: FlagDef): { text: string; json: unknown; parsed: unknown } 
       return { text: tmpdir(), json: tmpdir(), parsed: tmpdir() };
     case 'public-ip':
       return { text: '10.1.2.3', json: '10.1.2.3', parsed: '10.1.2.3' };
+    case 'http-busy-poll': // at most 1s (tested below)
+      return { text: '150us', json: '150us', parsed: 0.15 };
   }
   switch (def.type) {
     case 'string':
@@ -332,6 +334,27 @@ test('--sybil-protection-enabled=false is refused on mainnet and fuji', () => {
   }
   assert.equal(resolveConfig({ argv: ['--network-id=local', '--sybil-protection-enabled=false'] }).networkID, 12345);
   assert.equal(resolveConfig({ argv: ['--network-id=mainnet'] }).networkID, 1);
+});
+
+test('--http-busy-poll: a duration from 0 to 1s, 300us by default; anything else is a clear error', () => {
+  assert.equal(resolveConfig({ argv: [] }).httpBusyPollMs, 0.3);
+  assert.equal(resolveConfig({ argv: ['--http-busy-poll=0'] }).httpBusyPollMs, 0);
+  assert.equal(resolveConfig({ argv: ['--http-busy-poll=1ms'] }).httpBusyPollMs, 1);
+  assert.equal(resolveConfig({ argv: ['--http-busy-poll=1s'] }).httpBusyPollMs, 1000);
+  assert.equal(resolveConfig({ options: { httpBusyPoll: '50us' } }).httpBusyPollMs, 0.05);
+  const err = (v: string) => {
+    try {
+      resolveConfig({ argv: [`--http-busy-poll=${v}`] });
+    } catch (e) {
+      assert.ok(e instanceof ConfigError || e instanceof Error);
+      return (e as Error).message;
+    }
+    assert.fail(`accepted: ${v}`);
+  };
+  assert.equal(err('-1ms'), 'invalid argument "-1ms" for "--http-busy-poll" flag: must be >= 0');
+  assert.equal(err('1.5s'), '--http-busy-poll: 1500ms is longer than the largest poll, 1s');
+  assert.match(err('fast'), /time: invalid duration "fast"/);
+  assert.match(err('300'), /time: missing unit in duration "300"/);
 });
 
 test("durations: Go's time.ParseDuration error texts and units", () => {

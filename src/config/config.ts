@@ -30,6 +30,8 @@ export interface NodeConfig {
   httpAllowedOrigins: string[];
   httpAllowedHosts: string[];
   httpIdleTimeoutMs: number;
+  /** --http-busy-poll: the longest poll after an answer (server/busyPoll.ts), ms; 0 = off. */
+  httpBusyPollMs: number;
   httpReadTimeoutMs: number;
   httpReadHeaderTimeoutMs: number;
   httpWriteTimeoutMs: number;
@@ -306,6 +308,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
     httpReadHeaderTimeoutMs: merged.get('http-read-header-timeout') as number,
     httpWriteTimeoutMs: merged.get('http-write-timeout') as number,
     httpMaxBodySize: merged.get('http-max-body-size') as number,
+    httpBusyPollMs: busyPollMs(merged.get('http-busy-poll') as number),
     httpTls,
     httpShutdownWaitMs: merged.get('http-shutdown-wait') as number,
     httpShutdownTimeoutMs: merged.get('http-shutdown-timeout') as number,
@@ -425,6 +428,12 @@ function parseChainConfigContent(json: Buffer): Map<string, { config?: Buffer; u
  * --bootstrap-ips / --bootstrap-ids are checked as AvalancheGo reads them (ip:port and NodeID lists
  * of the same length) though Powder has no peers to dial.
  */
+/** --http-busy-poll: at most a second (a negative duration is refused with every duration flag). */
+function busyPollMs(ms: number): number {
+  if (ms > 1000) throw new ConfigError(`--http-busy-poll: ${ms}ms is longer than the largest poll, 1s`);
+  return ms;
+}
+
 function checkBootstrappers(ipsText: string, idsText: string): void {
   const ips = ipsText.split(',').filter((x) => x !== '');
   const nodeIDs = idsText.split(',').filter((x) => x !== '');

@@ -2,12 +2,14 @@
 // Several nodes may run in one process; nothing here is global.
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { resolveConfig, type NodeConfig, type NodeOptions } from '../config/config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { LogFactory, type Logger } from '../logging/logger.js';
 import { parseLevel } from '../logging/levels.js';
 import { Router, type RouteHandler } from '../server/router.js';
 import { HttpServer } from '../server/http.js';
+import { busyPoll } from '../server/busyPoll.js';
 import { GorillaServer, type GorillaService } from '../rpc/gorilla.js';
 import { VMRegistry, readAliasesFile, SUBNET_EVM_ID } from '../vms/registry.js';
 import { ChainManager, type ChainDefinition } from '../chains/manager.js';
@@ -170,6 +172,8 @@ export class Node implements NodeServices {
       onHandlerError: (err, url) => this.log.error('HTTP handler failed', { path: url, error: String((err as Error)?.stack ?? err) }),
     });
     const addr = await this.http.listen();
+    // Polling after answers pays only where the client runs on another CPU than the node's thread.
+    this.cleanups.push(busyPoll.use(availableParallelism() >= 2 ? c.httpBusyPollMs * 1000 : 0));
     const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
     this.url = `${c.httpTls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
 

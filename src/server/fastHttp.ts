@@ -18,6 +18,7 @@
 // HTTP/2's preface goes to the HTTP/2 sessions instead (h2c.ts).
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { busyPoll } from './busyPoll.js';
 import { validHostHeader } from './goRequestErrors.js';
 import { http2Preface } from './h2c.js';
 import type { PostAnswer, Reply, Router } from './router.js';
@@ -165,6 +166,7 @@ class FastConnection implements FastConnectionHandle {
 
   private received(d: Buffer): void {
     this.newSince = 0;
+    busyPoll.arrived();
     this.pending.push(d);
     this.pendingBytes += d.length;
     if (!this.busy) this.pump();
@@ -355,6 +357,7 @@ class FastConnection implements FastConnectionHandle {
       return;
     }
     this.socket.write(head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body);
+    busyPoll.answered();
   }
 
   /** Gives the connection, with the bytes not yet answered, to node:http (or `to`). */

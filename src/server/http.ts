@@ -17,6 +17,7 @@ import { plainRequestHead, takeReparsed, expectReparsed } from './reparse.js';
 import { continueOnBodyRead, expectationFailed } from './expectContinue.js';
 import { takeBackFromNodeHttp, unknownMethodRequest } from './unknownMethods.js';
 import { escapePath, pathBytes } from './goUrlPath.js';
+import { busyPoll } from './busyPoll.js';
 
 export interface HttpServerOptions {
   host: string;
@@ -123,6 +124,7 @@ function closeCall(this: FrontResponse): void {
   if (c === undefined) return;
   this.call = undefined;
   c.finish(this.callStart);
+  busyPoll.answered();
 }
 
 export class HttpServer {
@@ -366,6 +368,7 @@ export class HttpServer {
   }
 
   private onRequest(req: IncomingMessage, res: NodeResponse): void {
+    busyPoll.arrived();
     res.drain = this.drain;
     const reparsed = takeReparsed(req);
     const refused = goRequestError(req);

@@ -10,6 +10,7 @@ import type { WebSocketServer, WebSocket, RawData } from 'ws';
 import type { Logger } from '../../logging/logger.js';
 import { writeReply, type Reply as HttpReply, type RouteHandler } from '../../server/router.js';
 import { normalizeForWs, refuseWebSocket, websocketRefusal } from '../../server/wsHandshake.js';
+import { busyPoll } from '../../server/busyPoll.js';
 import { RawNumber, lossyNumber, rawIds } from './rawIds.js';
 import { keepParamNumbers } from './rawNumbers.js';
 
@@ -294,6 +295,7 @@ class Connection implements WsConnection {
     this.writingSince = performance.now();
     try {
       this.socket.send(next, this.written);
+      busyPoll.answered();
     } catch {
       // the socket is going away; close() will clean up
       this.writing = false;
@@ -658,6 +660,7 @@ export class EthRpcServer {
     // After a parse error geth reads nothing more from the connection.
     if (conn.closed) return;
     conn.alive = true;
+    busyPoll.arrived();
     const text = rawText(data);
     let parsed: unknown;
     try {

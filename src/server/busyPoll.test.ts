@@ -1,0 +1,168 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'node:http';
+import { availableParallelism } from 'node:os';
+import { WebSocket } from 'ws';
+import { BusyPoll, MIN_WINDOW_US, busyPoll } from './busyPoll.js';
+import { startNode } from '../index.js';
+
+/** A poller on a clock the test moves (milliseconds, as performance.now()). */
+function clocked(): { poll: BusyPoll; at: (ms: number) => void } {
+  let now = 0;
+  return { poll: new BusyPoll(() => now), at: (ms) => (now = ms) };
+}
+
+test('the window: kept while requests come within it, grown while they come just after it, shrunk to off while they come long after', () => {
+  const { poll, at } = clocked();
+  const release = poll.use(300);
+  assert.equal(poll.window, 300);
+  // Within the window: caught, unchanged.
+  at(0);
+  poll.answered();
+  at(0.2);
+  poll.arrived();
+  assert.equal(poll.window, 300);
+  assert.equal(poll.stats.caught, 1);
+  // Long after the longest window: halved each time, then off below MIN_WINDOW_US.
+  const longGap = () => {
+    at(10);
+    poll.answered();
+    at(15);
+    poll.arrived();
+  };
+  longGap();
+  assert.equal(poll.window, 150);
+  longGap();
+  longGap();
+  assert.equal(poll.window, 37.5);
+  longGap();
+  assert.equal(poll.window, 0, `${37.5 / 2} < ${MIN_WINDOW_US}: off`);
+  longGap();
+  assert.equal(poll.window, 0);
+  assert.equal(poll.stats.shrunk, 4, 'an idle node no longer counts shrinks once off');
+  // Off: an answer starts no poll; a request soon after it grows the window again, up to the longest.
+  const shortGap = () => {
+    at(20);
+    poll.answered();
+    at(20.29);
+    poll.arrived();
+  };
+  const polls = poll.stats.polls;
+  assert.equal(poll.active, true, 'the first poll, whose immediates this synchronous test never lets run');
+  const windows: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    shortGap();
+    windows.push(poll.window);
+  }
+  assert.deepEqual(windows, [25, 50, 100, 200, 300, 300]);
+  assert.equal(poll.stats.polls, polls, 'no new poll while one is running');
+  // A request with no answer before it (the first, or a second one on other connections) changes nothing.
+  poll.arrived();
+  assert.equal(poll.window, 300);
+  release();
+  at(30);
+  poll.answered();
+  at(40);
+  poll.arrived();
+  assert.equal(poll.window, 0, 'released: off');
+});
+
+test('several users: the longest setting applies, and releasing one leaves the others', () => {
+  const { poll } = clocked();
+  const a = poll.use(100);
+  const b = poll.use(400);
+  assert.equal(poll.window, 400);
+  b();
+  b(); // twice is once
+  assert.equal(poll.window, 100);
+  const c = poll.use(0);
+  assert.equal(poll.window, 100);
+  a();
+  assert.equal(poll.window, 0);
+  c();
+  assert.equal(poll.window, 0);
+});
+
+test('an answer keeps the real event loop turning for the window, then lets it sleep', async () => {
+  const poll = new BusyPoll();
+  poll.answered();
+  assert.equal(poll.active, false, 'no node asked for polling: the loop may sleep at once');
+  const release = poll.use(40_000); // 40 ms: long enough to see on any machine
+  try {
+    // While polling, timers still fire and I/O is still served: polling is a chain of immediates.
+    poll.answered();
+    assert.equal(poll.active, true);
+    await sleep(10);
+    assert.equal(poll.active, true, 'still polling 10 ms into a 40 ms window');
+    await sleep(200);
+    assert.equal(poll.active, false, 'stopped after the window');
+    assert.equal(poll.stats.polls, 1);
+    // Another answer while polling extends the same poll rather than starting a second chain.
+    poll.answered();
+    await sleep(5);
+    poll.answered();
+    assert.equal(poll.stats.polls, 2);
+    // The last user gone (its node stopped): a poll under way ends at its next turn.
+    release();
+    await sleep(5);
+    assert.equal(poll.active, false);
+  } finally {
+    release();
+  }
+});
+
+test('a node polls after its HTTP, node:http and WebSocket answers, and not with --http-busy-poll=0', async () => {
+  const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+    new Promise<string>((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
+  const node = await startNode({ httpPort: 0, dbType: 'memdb', logDisplayLevel: 'off' });
+  try {
+    const rpc = `${node.url}/ext/bc/dev/rpc`;
+    if (availableParallelism() < 2) {
+      assert.equal(busyPoll.window, 0, 'off on a one-CPU machine');
+      return;
+    }
+    assert.equal(busyPoll.window, 300, 'the default');
+    // The fast path.
+    let polls = busyPoll.stats.polls;
+    await sleep(5);
+    assert.match(await post(rpc, body), /"result":"0x/);
+    assert.ok(busyPoll.stats.polls > polls, 'fast path');
+    // node:http's path (a request the fast path hands over: chunked).
+    polls = busyPoll.stats.polls;
+    await sleep(5);
+    assert.match(await post(rpc, body, { 'transfer-encoding': 'chunked' }), /"result":"0x/);
+    assert.ok(busyPoll.stats.polls > polls, 'node:http path');
+    // WebSocket.
+    const ws = new WebSocket(`${node.url.replace('http', 'ws')}/ext/bc/dev/ws`);
+    await new Promise((r, j) => ws.once('open', r).once('error', j));
+    polls = busyPoll.stats.polls;
+    await sleep(5);
+    const answer = new Promise<string>((r) => ws.once('message', (d) => r(String(d))));
+    ws.send(body);
+    assert.match(await answer, /"result":"0x/);
+    assert.ok(busyPoll.stats.polls > polls, 'WebSocket');
+    ws.close();
+  } finally {
+    await node.stop();
+  }
+  assert.equal(busyPoll.window, 0, 'a stopped node no longer asks for polling');
+  const off = await startNode({ httpPort: 0, dbType: 'memdb', logDisplayLevel: 'off', httpBusyPoll: '0' });
+  try {
+    const polls = busyPoll.stats.polls;
+    assert.match(await post(`${off.url}/ext/bc/dev/rpc`, body), /"result":"0x/);
+    assert.equal(busyPoll.stats.polls, polls);
+  } finally {
+    await off.stop();
+  }
+});
