@@ -8,13 +8,16 @@
 //
 //   node ab.js --a=<bin/powder of build A> [--b=<bin/powder of build B>] [--workload=call-distinct]
 //              [--connections=1] [--rounds=10] [--warmup=2] [--seconds=1.5] [--db=memdb]
+//              [--a-flags="<node flags>"] [--b-flags="<node flags>"]
 //
 // Workloads: chainId, getBalance, call, call-distinct (reads, --connections, --seconds per round),
 // tx-eth, tx-erc20 (2,000 pre-signed transfers per round from --senders=1|32 senders), start (a
 // round is one cold start of each build: spawn to its first answered eth_chainId, asked every
 // 1 ms on a fresh connection, on --db=memdb|lmdb and a fresh data dir; no long-lived nodes).
 // --b defaults to this checkout's bin/powder. A build is any checkout with `npm run build` done
-// (e.g. `git worktree add /tmp/base <commit>`, its node_modules linked, then built).
+// (e.g. `git worktree add /tmp/base <commit>`, its node_modules linked, then built). --a-flags and
+// --b-flags pass Node.js/V8 flags to a bin/powder.js (a bin/powder from the snapshot has its own),
+// so one build can be compared with itself under other V8 settings.
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { compileToken } from './lib/contract.js';
@@ -44,9 +47,10 @@ const rounds = number('rounds', 10, (v) => Number.isInteger(v) && v >= 2);
 const warmup = number('warmup', 2, (v) => Number.isInteger(v) && v >= 0 && v < rounds);
 const seconds = number('seconds', 1.5, (v) => v > 0 && v <= 60);
 const builds = [
-  { name: 'A', bin: option('a') ? resolve(option('a')) : usage('--a=<path to a bin/powder> is required') },
-  { name: 'B', bin: resolve(option('b', DEFAULT_POWDER_BIN)) },
+  { name: 'A', bin: option('a') ? resolve(option('a')) : usage('--a=<path to a bin/powder> is required'), nodeFlags: option('a-flags', '').split(' ').filter(Boolean) },
+  { name: 'B', bin: resolve(option('b', DEFAULT_POWDER_BIN)), nodeFlags: option('b-flags', '').split(' ').filter(Boolean) },
 ];
+for (const b of builds) if (b.nodeFlags.length > 0 && !b.bin.endsWith('.js')) usage(`--${b.name.toLowerCase()}-flags needs a bin/powder.js: ${b.bin} starts from its snapshot, with the flags it was built with`);
 const isTx = workload.startsWith('tx-');
 const isStart = workload === 'start';
 const db = option('db', 'memdb');
@@ -60,7 +64,7 @@ const signer = isStart ? undefined : new TransferSigner(keys, token);
 for (const b of builds) {
   b.rounds = [];
   if (isStart) continue;
-  b.node = await startNode('powder', { powderBin: b.bin });
+  b.node = await startNode('powder', { powderBin: b.bin, powderNodeFlags: b.nodeFlags });
   b.node.chainIdNum = Number(BigInt(b.node.chainId));
   b.tokenAddress = (await setupChain(b.node.url, b.node.chainIdNum, keys, token)).token;
   b.nextBody = requestBodies(b);
@@ -77,7 +81,7 @@ function requestBodies(b) {
 
 async function round(b) {
   if (isStart) {
-    const node = await startNode('powder', { powderBin: b.bin, powderDb: db, probeEveryMs: 1 });
+    const node = await startNode('powder', { powderBin: b.bin, powderNodeFlags: b.nodeFlags, powderDb: db, probeEveryMs: 1 });
     await stopNode(node);
     return { ms: node.startMs };
   }
@@ -110,7 +114,7 @@ if (isStart) {
   console.log(`start (${db}): ${rounds} rounds (${warmup} warm-up), alternating; spawn to the first answered eth_chainId`);
   for (const b of builds) {
     const ms = summarize(b.rounds.map((r) => r.ms));
-    console.log(`${b.name} ${b.bin}\n  ${f(ms.median, 1)} ms (${f(ms.min, 1)}–${f(ms.max, 1)})\n  rounds: ${b.rounds.map((r) => f(r.ms, 1)).join(' ')}`);
+    console.log(`${b.name} ${b.nodeFlags.join(' ')} ${b.bin}\n  ${f(ms.median, 1)} ms (${f(ms.min, 1)}–${f(ms.max, 1)})\n  rounds: ${b.rounds.map((r) => f(r.ms, 1)).join(' ')}`);
   }
   const [a, bb] = builds.map((b) => summarize(b.rounds.map((r) => r.ms)).median);
   const wins = builds[0].rounds.filter((r, i) => r.ms < builds[1].rounds[i].ms).length;
@@ -123,7 +127,7 @@ console.log(`${what}: ${rounds} rounds (${warmup} warm-up), alternating`);
 for (const b of builds) {
   const rate = summarize(b.rounds.map((r) => r.rate));
   const cpu = summarize(b.rounds.map((r) => r.cpuMicros));
-  let line = `${b.name} ${b.bin}\n  ${f(rate.median)} ${unit} (${f(rate.min)}–${f(rate.max)}), node CPU ${f(cpu.median)} µs per ${isTx ? 'tx' : 'request'} (${f(cpu.min)}–${f(cpu.max)})`;
+  let line = `${b.name} ${b.nodeFlags.join(' ')} ${b.bin}\n  ${f(rate.median)} ${unit} (${f(rate.min)}–${f(rate.max)}), node CPU ${f(cpu.median)} µs per ${isTx ? 'tx' : 'request'} (${f(cpu.min)}–${f(cpu.max)})`;
   if (!isTx) line += `, p50 ${f(summarize(b.rounds.map((r) => r.p50)).median, 2)} ms, p99 ${f(summarize(b.rounds.map((r) => r.p99)).median, 2)} ms`;
   console.log(line);
   console.log(`  rounds: ${b.rounds.map((r) => f(r.rate)).join(' ')}`);

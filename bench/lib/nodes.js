@@ -78,9 +78,10 @@ export const NODE_KINDS = {
   powder: {
     label: 'Powder',
     rpcPath: '/ext/bc/dev/rpc',
-    command: (port, dataDir, _chainId, { powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb' } = {}) => {
+    // `powderNodeFlags`: Node.js/V8 flags for a bin/powder.js (a bin/powder from the snapshot has its own).
+    command: (port, dataDir, _chainId, { powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', powderNodeFlags = [] } = {}) => {
       const args = [`--http-port=${port}`, `--db-type=${powderDb}`, `--data-dir=${dataDir}`, '--api-admin-enabled=true'];
-      return powderBin.endsWith('.js') ? [process.execPath, [powderBin, ...args]] : [powderBin, args];
+      return powderBin.endsWith('.js') ? [process.execPath, [...powderNodeFlags, powderBin, ...args]] : [powderBin, args];
     },
   },
 };
@@ -132,11 +133,11 @@ function probeChainId(port, path) {
  * on a fresh connection).
  * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
  */
-export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', keepEnv = false, probeEveryMs = 10 } = {}) {
+export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', powderNodeFlags = [], keepEnv = false, probeEveryMs = 10 } = {}) {
   const def = NODE_KINDS[kind];
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
-  const [program, args] = def.command(port, dataDir, chainId, { powderBin, powderDb });
+  const [program, args] = def.command(port, dataDir, chainId, { powderBin, powderDb, powderNodeFlags });
   const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
   const logFd = openSync(logPath, 'a');
   const env = childEnv(keepEnv, { HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', BENCH_CHAIN_ID: String(chainId), NO_COLOR: '1' });

@@ -295,7 +295,6 @@ class Connection implements WsConnection {
     this.writingSince = performance.now();
     try {
       this.socket.send(next, this.written);
-      busyPoll.answered();
     } catch {
       // the socket is going away; close() will clean up
       this.writing = false;
@@ -674,7 +673,11 @@ export class EthRpcServer {
       return;
     }
     try {
-      this.serveParsed(parsed, text, conn, (out) => out !== undefined && conn.send(out));
+      this.serveParsed(parsed, text, conn, (out) => {
+        if (out === undefined) return;
+        conn.send(out);
+        busyPoll.answered(); // an answer, not a subscription's notification: the client may ask again soon
+      });
     } catch (e) {
       this.opts.log.error('rpc server failure', { error: String((e as Error)?.stack ?? e) });
     }
