@@ -29,6 +29,7 @@ function formatMs(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   if (ms % 60_000 === 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0) return `${ms / 1000}s`;
+  if (ms < 1) return `${Math.round(ms * 1000)}µs`; // as Go's Duration.String writes it
   return `${ms}ms`;
 }
 

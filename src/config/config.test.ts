@@ -338,6 +338,9 @@ test('--sybil-protection-enabled=false is refused on mainnet and fuji', () => {
 
 test('--http-busy-poll: a duration from 0 to 1s, 300us by default; anything else is a clear error', () => {
   assert.equal(resolveConfig({ argv: [] }).httpBusyPollMs, 0.3);
+  // A library node (no command line) polls only when asked: its client shares its thread.
+  assert.equal(resolveConfig({ options: {} }).httpBusyPollMs, 0);
+  assert.equal(resolveConfig({ options: { 'http-busy-poll': '300us' } }).httpBusyPollMs, 0.3);
   assert.equal(resolveConfig({ argv: ['--http-busy-poll=0'] }).httpBusyPollMs, 0);
   assert.equal(resolveConfig({ argv: ['--http-busy-poll=1ms'] }).httpBusyPollMs, 1);
   assert.equal(resolveConfig({ argv: ['--http-busy-poll=1s'] }).httpBusyPollMs, 1000);

@@ -170,6 +170,13 @@ function keepChainIntegers(text: string, value: unknown): unknown {
  * Resolves the configuration. `argv` and `env` are for the CLI; `options` for the library.
  * Library options rank with command-line flags.
  */
+/**
+ * Defaults of a node started by the library (`startNode`, no command line) where they differ from
+ * the CLI's: its client usually runs on the node's own thread, where polling after an answer
+ * (--http-busy-poll) has no sleeping thread to spare and only takes CPU from the rest of the suite.
+ */
+const LIBRARY_DEFAULTS = new Map<string, unknown>([['http-busy-poll', 0]]);
+
 export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv; options?: NodeOptions }): NodeConfig {
   const explicit = new Map<string, unknown>();
   const envMap = input.env ? parseEnv(input.env) : new Map<string, unknown>();
@@ -179,6 +186,7 @@ export function resolveConfig(input: { argv?: string[]; env?: NodeJS.ProcessEnv;
   const fromFile = readConfigFile(explicit);
   const merged = new Map<string, unknown>();
   for (const def of FLAGS) merged.set(def.name, def.default);
+  if (input.argv === undefined) for (const [k, v] of LIBRARY_DEFAULTS) merged.set(k, v);
   for (const [k, v] of fromFile) merged.set(k, v);
   for (const [k, v] of explicit) merged.set(k, v);
   const isSet = (k: string) => explicit.has(k) || fromFile.has(k);

@@ -41,7 +41,7 @@ export const FLAGS: FlagDef[] = [
   { name: 'http-shutdown-wait', type: 'duration', default: 0, help: 'wait after SIGINT/SIGTERM before shutting down (health reports unhealthy meanwhile)' },
   { name: 'http-shutdown-timeout', type: 'duration', default: 10_000, help: 'longest wait for open requests when the HTTP server closes' },
   { name: 'http-max-body-size', type: 'uint', default: 32 * 1024 * 1024, help: 'largest request body accepted, bytes', powder: true },
-  { name: 'http-busy-poll', type: 'duration', default: 0.3, help: 'after an answer, keep polling for the next request this long before the event loop may sleep; adapts to the clients, trades CPU for latency (0 = off; off on a one-CPU machine)', powder: true },
+  { name: 'http-busy-poll', type: 'duration', default: 0.3, help: 'after an answer, keep polling for the next request this long before the event loop may sleep; adapts to the clients, trades CPU for latency (0 = off; off on a one-CPU machine, and by default in a node the library starts)', powder: true },
   { name: 'api-admin-enabled', type: 'bool', default: false, help: 'serve /ext/admin' },
   { name: 'api-info-enabled', type: 'bool', default: true, help: 'serve /ext/info' },
   { name: 'api-health-enabled', type: 'bool', default: true, help: 'serve /ext/health' },

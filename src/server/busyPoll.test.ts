@@ -112,7 +112,7 @@ test('an answer keeps the real event loop turning for the window, then lets it s
   }
 });
 
-test('a node polls after its HTTP, node:http and WebSocket answers, and not with --http-busy-poll=0', async () => {
+test('a node polls after its HTTP, node:http and WebSocket answers; a library node does not by default', async () => {
   const post = (url: string, body: string, headers: Record<string, string> = {}) =>
     new Promise<string>((resolve, reject) => {
       const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
@@ -125,7 +125,8 @@ test('a node polls after its HTTP, node:http and WebSocket answers, and not with
       req.end(body);
     });
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] });
-  const node = await startNode({ httpPort: 0, dbType: 'memdb', logDisplayLevel: 'off' });
+  // A library node polls only when asked (config.ts LIBRARY_DEFAULTS); the CLI's default is 300us.
+  const node = await startNode({ httpPort: 0, dbType: 'memdb', logDisplayLevel: 'off', httpBusyPoll: '300us' });
   try {
     const rpc = `${node.url}/ext/bc/dev/rpc`;
     if (availableParallelism() < 2) {
@@ -157,7 +158,7 @@ test('a node polls after its HTTP, node:http and WebSocket answers, and not with
     await node.stop();
   }
   assert.equal(busyPoll.window, 0, 'a stopped node no longer asks for polling');
-  const off = await startNode({ httpPort: 0, dbType: 'memdb', logDisplayLevel: 'off', httpBusyPoll: '0' });
+  const off = await startNode({ httpPort: 0, dbType: 'memdb', logDisplayLevel: 'off' });
   try {
     const polls = busyPoll.stats.polls;
     assert.match(await post(`${off.url}/ext/bc/dev/rpc`, body), /"result":"0x/);
