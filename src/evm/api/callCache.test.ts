@@ -177,8 +177,34 @@ test('calls differing in any argument are different calls', async () => {
   assert.equal(BigInt(await rpc('eth_call', [{ to, data, gas: '0x100000' }, 'latest'])), base);
 });
 
+test('CallResultCache: an outcome is kept from its second run on', () => {
+  const c = new CallResultCache();
+  c.set('a', { result: '0x01' });
+  assert.equal(c.get('a'), undefined, 'offered once: not kept');
+  c.set('a', { result: '0x01' });
+  assert.deepEqual(c.get('a'), { result: '0x01' }, 'offered twice: kept');
+  c.set('e', { error: { code: 3, message: 'execution reverted' } });
+  assert.equal(c.get('e'), undefined);
+  c.set('e', { error: { code: 3, message: 'execution reverted' } });
+  assert.deepEqual(c.get('e'), { error: { code: 3, message: 'execution reverted' } });
+  // The offers are bounded: a stream of calls that never repeat keeps nothing and stays small.
+  const stream = new CallResultCache(8, 1_000_000);
+  for (let i = 0; i < 1000; i++) stream.set('n' + i, { result: '0x' });
+  assert.equal(stream.size, 0);
+  // Forgotten offers only cost one more run: after the bound was passed, 'n999' is still offered, 'n0' is not.
+  stream.set('n999', { result: '0x' });
+  assert.deepEqual(stream.get('n999'), { result: '0x' });
+  stream.set('n0', { result: '0x' });
+  assert.equal(stream.get('n0'), undefined);
+  // clear() forgets the offers too.
+  c.set('f', { result: '0x02' });
+  c.clear();
+  c.set('f', { result: '0x02' });
+  assert.equal(c.get('f'), undefined);
+});
+
 test('CallResultCache: recently used entries stay, entry and size bounds', () => {
-  const c = new CallResultCache(4, 1_000_000); // two generations of 2
+  const c = new CallResultCache(4, 1_000_000, false); // two generations of 2; every outcome offered is kept
   c.set('a', { result: '0x01' });
   c.set('b', { result: '0x02' });
   assert.deepEqual(c.get('a'), { result: '0x01' });
@@ -192,12 +218,12 @@ test('CallResultCache: recently used entries stay, entry and size bounds', () =>
   assert.ok(c.size <= 4);
   for (let i = 0; i < 100; i++) c.set('n' + i, { result: '0x' });
   assert.ok(c.size <= 4);
-  const small = new CallResultCache(100, 400);
+  const small = new CallResultCache(100, 400, false);
   for (let i = 0; i < 10; i++) small.set('k' + i, { result: '0x' + 'ab'.repeat(40) });
   assert.ok(small.size < 10 && small.size > 0);
   assert.deepEqual(small.get('k9'), { result: '0x' + 'ab'.repeat(40) });
   // A huge result is not kept.
-  const big = new CallResultCache();
+  const big = new CallResultCache(4096, 2 * 1024 * 1024, false);
   big.set('x', { result: '0x' + '00'.repeat(20_000) });
   assert.equal(big.get('x'), undefined);
   big.set('e', { error: { code: 3, message: 'execution reverted', data: '0x08c379a0' } });

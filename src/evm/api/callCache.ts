@@ -31,6 +31,15 @@ export class CallResultCache {
   private current = new Map<string, CallOutcomeMemo>();
   private previous = new Map<string, CallOutcomeMemo>();
   private currentChars = 0;
+  /**
+   * Admission: hashes of the keys offered once and not kept. An outcome is kept when its call is
+   * run a second time. A stream of calls that never repeat (a new holder per balanceOf) would
+   * otherwise move every outcome into V8's old generation (~1 KB each: the key's text, the memo,
+   * the map's slot) for the collectors to copy and then sweep: ~7–10 % of such a call's rate at
+   * one connection (docs/performance.md, session 36). A call asked for again runs once more before
+   * it is answered from here. A hash collision only admits an outcome early: the key is exact.
+   */
+  private readonly offered = new Set<number>();
   hits = 0;
   misses = 0;
 
@@ -39,6 +48,8 @@ export class CallResultCache {
     readonly maxEntries = 4096,
     /** Approximate bound on the characters held in keys and values (~2 bytes each). */
     readonly maxChars = 2 * 1024 * 1024,
+    /** Keep an outcome only when it is offered a second time (see `offered`). */
+    readonly admitOnSecondRun = true,
   ) {}
 
   get size(): number {
@@ -62,6 +73,16 @@ export class CallResultCache {
 
   set(key: string, memo: CallOutcomeMemo): void {
     if (memoChars(memo) > MAX_ITEM_CHARS) return;
+    if (this.admitOnSecondRun) {
+      const h = keyHash(key);
+      if (!this.offered.has(h)) {
+        // Bounded like the entries: forgetting offers only costs a repeated call one more run.
+        if (this.offered.size >= this.maxEntries * 2) this.offered.clear();
+        this.offered.add(h);
+        return;
+      }
+      this.offered.delete(h);
+    }
     this.previous.delete(key);
     this.add(key, memo);
   }
@@ -77,10 +98,18 @@ export class CallResultCache {
   }
 
   clear(): void {
+    this.offered.clear();
     this.current.clear();
     this.previous.clear();
     this.currentChars = 0;
   }
+}
+
+/** FNV-1a of the key's UTF-16 units, cut to 30 bits (a small integer: a Set entry without a heap number). */
+function keyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
 }
 
 function memoChars(memo: CallOutcomeMemo): number {
