@@ -109,12 +109,14 @@ try {
   for (const b of builds) if (b.node) await stopNode(b.node);
 }
 
+/** A build's name, its node flags (if any) and its bin. */
+const label = (b) => [b.name, ...b.nodeFlags, b.bin].join(' ');
 const f = (x, d = 0) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 if (isStart) {
   console.log(`start (${db}): ${rounds} rounds (${warmup} warm-up), alternating; spawn to the first answered eth_chainId`);
   for (const b of builds) {
     const ms = summarize(b.rounds.map((r) => r.ms));
-    console.log(`${b.name} ${b.nodeFlags.join(' ')} ${b.bin}\n  ${f(ms.median, 1)} ms (${f(ms.min, 1)}–${f(ms.max, 1)})\n  rounds: ${b.rounds.map((r) => f(r.ms, 1)).join(' ')}`);
+    console.log(`${label(b)}\n  ${f(ms.median, 1)} ms (${f(ms.min, 1)}–${f(ms.max, 1)})\n  rounds: ${b.rounds.map((r) => f(r.ms, 1)).join(' ')}`);
   }
   const [a, bb] = builds.map((b) => summarize(b.rounds.map((r) => r.ms)).median);
   const wins = builds[0].rounds.filter((r, i) => r.ms < builds[1].rounds[i].ms).length;
@@ -127,7 +129,7 @@ console.log(`${what}: ${rounds} rounds (${warmup} warm-up), alternating`);
 for (const b of builds) {
   const rate = summarize(b.rounds.map((r) => r.rate));
   const cpu = summarize(b.rounds.map((r) => r.cpuMicros));
-  let line = `${b.name} ${b.nodeFlags.join(' ')} ${b.bin}\n  ${f(rate.median)} ${unit} (${f(rate.min)}–${f(rate.max)}), node CPU ${f(cpu.median)} µs per ${isTx ? 'tx' : 'request'} (${f(cpu.min)}–${f(cpu.max)})`;
+  let line = `${label(b)}\n  ${f(rate.median)} ${unit} (${f(rate.min)}–${f(rate.max)}), node CPU ${f(cpu.median)} µs per ${isTx ? 'tx' : 'request'} (${f(cpu.min)}–${f(cpu.max)})`;
   if (!isTx) line += `, p50 ${f(summarize(b.rounds.map((r) => r.p50)).median, 2)} ms, p99 ${f(summarize(b.rounds.map((r) => r.p99)).median, 2)} ms`;
   console.log(line);
   console.log(`  rounds: ${b.rounds.map((r) => f(r.rate)).join(' ')}`);
