@@ -29,6 +29,10 @@ before(async () => {
   const big: Reply = { status: 200, headers: ['Content-Type', 'text/plain', 'Content-Length', String(65536)], body: 'x'.repeat(65535) + '\n' };
   t.node.addRoute('/ext/test-big', '', { http: (_req, res) => writeReply(res, big), post: { bodyLimit: 100, accepts: () => true, answer: () => big } });
   t.node.addRoute('/ext/test-ok', '', { http: (_req, res) => writeReply(res, ok), post: { bodyLimit: 100, accepts: () => true, answer: () => ok } });
+  // An answer ready only after 50 ms (as a slow call's).
+  const slow: Reply = { status: 200, headers: ['Content-Type', 'text/plain', 'Content-Length', '5'], body: 'slow\n' };
+  const later = () => new Promise<Reply>((resolve) => setTimeout(() => resolve(slow), 50));
+  t.node.addRoute('/ext/test-slow', '', { http: async (_req, res) => writeReply(res, await later()), post: { bodyLimit: 100, accepts: () => true, answer: later } });
 });
 after(() => t.stop());
 afterEach(destroyOpened);
@@ -105,6 +109,52 @@ test('Connection: close is answered on the fast path with node:http\'s bytes, th
   assert.equal(c.pending.length, 0, 'no second answer');
   assert.equal(fastHttpStats.handedOff - before.handedOff, 2);
   assert.equal(fastHttpStats.answered - before.answered, 3);
+});
+
+test('the answers of one event-loop turn are written together: five pipelined requests, one write, in order', async () => {
+  const c = await Wire.open(port);
+  // The node runs in this process: count the writes of the server's end of this connection.
+  const clientPort = c.socket.localPort;
+  const writes: string[] = [];
+  const write = net.Socket.prototype.write;
+  net.Socket.prototype.write = function (this: net.Socket, chunk: unknown, ...rest: unknown[]) {
+    if (this.remotePort === clientPort && this !== c.socket) writes.push(String(chunk));
+    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+  } as typeof write;
+  let rs;
+  try {
+    let all = '';
+    for (let i = 1; i <= 5; i++) all += post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', `"id":${i}`));
+    c.socket.write(all);
+    rs = await c.read(5);
+  } finally {
+    net.Socket.prototype.write = write;
+  }
+  assert.deepEqual(rs.map((r) => JSON.parse(r.body).id), [1, 2, 3, 4, 5]);
+  assert.equal(writes.length, 1, 'one write for the five answers');
+  c.destroy();
+});
+
+test('answers waiting to be written go out first: before a hand-off to node:http, a Connection: close answer and the end the client asked for', async () => {
+  const id = (n: number) => CHAIN_ID.replace('"id":7', `"id":${n}`);
+  // A fast-path answer, then a chunked request node:http answers, then the fast path's again.
+  const a = await Wire.open(port);
+  a.socket.write(post('/ext/bc/dev/rpc', id(1)) + chunkedPost('/ext/bc/dev/rpc', id(2)) + post('/ext/bc/dev/rpc', id(3)));
+  assert.deepEqual((await a.read(3)).map((r) => JSON.parse(r.body).id), [1, 2, 3]);
+  a.destroy();
+  // Two keep-alive requests and a Connection: close one: three answers, then the connection ends.
+  const b = await Wire.open(port);
+  b.socket.write(post('/ext/bc/dev/rpc', id(4)) + post('/ext/bc/dev/rpc', id(5)) + post('/ext/bc/dev/rpc', id(6), 'Connection: close\r\n'));
+  assert.equal(await b.waitClose(3000), true);
+  assert.deepEqual((await b.read(3)).map((r) => JSON.parse(r.body).id), [4, 5, 6]);
+  assert.equal(b.ended, true, 'with a FIN');
+  // Requests, then the client's FIN at once: every answer, then the server's FIN — here the FIN
+  // arrives while an answer is still being computed (a route that answers after 50 ms).
+  const c = await Wire.open(port);
+  c.socket.end(post('/ext/test-ok', '{}') + post('/ext/test-slow', '{}') + post('/ext/test-ok', '{}'));
+  assert.equal(await c.waitClose(3000), true);
+  assert.deepEqual((await c.read(3)).map((r) => r.body), ['ok\n', 'slow\n', 'ok\n']);
+  assert.equal(c.ended, true);
 });
 
 test('a handler that throws or rejects: the fast path answers node:http\'s 500, and the node keeps serving', async () => {

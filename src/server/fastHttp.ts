@@ -1,9 +1,16 @@
 // The fast HTTP/1.1 path: the requests nearly every client sends — a keep-alive POST with a
 // Content-Length body, no Origin, to a route that answers from the body alone (`post` in
 // router.ts: the chains' JSON-RPC, the node's own gorilla services) — are parsed and answered
-// straight on the socket, one write per answer. node:http costs ~30–40 µs of CPU per request
-// more (its IncomingMessage/ServerResponse streams and their events), which on a local node is
-// most of a cheap call's time (docs/performance.md, "HTTP fast path").
+// straight on the socket. node:http costs ~30–40 µs of CPU per request more (its
+// IncomingMessage/ServerResponse streams and their events), which on a local node is most of a
+// cheap call's time (docs/performance.md, "HTTP fast path").
+//
+// Answers are written at the end of the event loop's I/O phase (the outbox below), after every
+// request that arrived in it has been answered, not each as soon as it is ready: a write is a
+// system call whose kernel path runs cold after a request's JavaScript (an eth_call's ~100 µs of
+// it), ~25–35 µs against ~7 µs when writes follow one another. With many connections the
+// writes of one turn then run warm (new-holder eth_calls over 32 connections ~25 % more per
+// second, docs/performance.md session 37); one connection's pipelined answers go out in one write.
 //
 // A `Connection: close` request is answered here too, as node:http answers it (`Connection: close`,
 // then the connection ends). Bytes pipelined after it are never read, as Go's server leaves them
@@ -107,6 +114,28 @@ interface FastRequest {
 /** Requests answered here and connections given to node:http, since start (for tests). */
 export const fastHttpStats = { answered: 0, handedOff: 0 };
 
+/**
+ * Connections with answers not yet written. setImmediate runs in the check phase, right after the
+ * poll phase whose socket callbacks (and the microtasks after each) answered the requests, so the
+ * answers wait for the other requests of the same turn and for nothing else.
+ */
+const outbox: FastConnection[] = [];
+let outboxScheduled = false;
+
+function post(conn: FastConnection): void {
+  outbox.push(conn);
+  if (outboxScheduled) return;
+  outboxScheduled = true;
+  setImmediate(flushOutbox);
+}
+
+function flushOutbox(): void {
+  outboxScheduled = false;
+  // (Writing calls nothing back synchronously: a socket reports errors and drains later.)
+  for (let i = 0; i < outbox.length; i++) outbox[i]!.flushOut();
+  outbox.length = 0;
+}
+
 /** Serves one accepted socket until it closes or is handed to node:http. */
 export function serveFast(socket: Socket, opts: FastHttpOptions): FastConnectionHandle {
   return new FastConnection(socket, opts);
@@ -126,6 +155,8 @@ class FastConnection implements FastConnectionHandle {
   /** The last answer said `Connection: close` (shutdown): nothing more is read. */
   private closing = false;
   private handedOff = false;
+  /** Answers waiting in the outbox, in order; written by flushOut. */
+  private out = '';
   /** performance.now() at accept until the first request arrives (0 after). */
   private newSince = performance.now();
   /** performance.now() when the request being received was first seen incomplete (0: none is). */
@@ -136,11 +167,14 @@ class FastConnection implements FastConnectionHandle {
   private readonly onData = (d: Buffer) => this.received(d);
   private readonly onEnd = () => {
     this.ended = true;
-    if (!this.busy) this.socket.end();
+    if (!this.busy) {
+      this.flushOut();
+      this.socket.end();
+    }
   };
   /** Inactivity: closes an idle connection (a partial request has its own deadline). */
   private readonly onTimeout = () => {
-    if (!this.busy && this.partialSince === 0) this.socket.destroy();
+    if (!this.busy && this.partialSince === 0 && this.out === '') this.socket.destroy();
   };
   private readonly onError = () => this.socket.destroy();
 
@@ -158,7 +192,7 @@ class FastConnection implements FastConnectionHandle {
   }
 
   closeIfIdle(): boolean {
-    if (this.handedOff || this.busy || this.pendingBytes > 0) return false;
+    if (this.handedOff || this.busy || this.pendingBytes > 0 || this.out !== '') return false;
     if (this.newSince !== 0 && performance.now() - this.newSince < NEW_CONN_GRACE_MS) return false;
     this.socket.destroy();
     return true;
@@ -330,11 +364,13 @@ class FastConnection implements FastConnectionHandle {
     }
     this.busy = false;
     if (this.closing) return;
-    if (this.ended) {
-      this.socket.end();
-      return;
-    }
     this.pump();
+    // The client has sent its last byte (a FIN): once every request it sent before it is
+    // answered, the connection ends, as Go's server answers what it has read before the EOF.
+    if (this.ended && !this.busy && !this.closing && !this.handedOff) {
+      this.flushOut();
+      this.socket.end();
+    }
   }
 
   private write(r: Reply, writeDeadline: number, close: boolean): void {
@@ -350,19 +386,35 @@ class FastConnection implements FastConnectionHandle {
       // The last answer on this connection: the client asked for it, or the server is shutting
       // down (as Go's server in Shutdown, and node:http with shouldKeepAlive off).
       this.closing = true;
-      const last = head + dateAndConnection(idleTimeout(this.opts.timeouts)).replace(CONNECTION_LINES, 'Connection: close\r\n\r\n') + r.body;
+      // Answers still in the outbox go first, in the same write.
+      const last = this.out + head + dateAndConnection(idleTimeout(this.opts.timeouts)).replace(CONNECTION_LINES, 'Connection: close\r\n\r\n') + r.body;
+      this.out = '';
       // node:http ends such a connection with destroySoon: a FIN, then the socket closed once written.
       if (close) this.socket.end(last, () => this.socket.destroy());
       else this.socket.end(last);
       return;
     }
-    this.socket.write(head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body);
+    if (this.out === '') post(this);
+    this.out += head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body;
+    // Pipelined answers past the socket's buffer size are written at once, so that `answer` sees
+    // the socket's backpressure (writableNeedDrain) and stops reading, as it did before the outbox.
+    if (this.out.length >= this.socket.writableHighWaterMark) this.flushOut();
     busyPoll.answered();
+  }
+
+  /** Writes the answers waiting in the outbox (nothing once the socket is destroyed). */
+  flushOut(): void {
+    const text = this.out;
+    if (text === '') return;
+    this.out = '';
+    if (!this.socket.destroyed) this.socket.write(text);
   }
 
   /** Gives the connection, with the bytes not yet answered, to node:http (or `to`). */
   private handOff(to: (s: Socket) => void = this.opts.handOff): void {
     const s = this.socket;
+    // Answers given so far are written before node:http's own, in order.
+    this.flushOut();
     this.handedOff = true;
     fastHttpStats.handedOff++;
     s.removeListener('data', this.onData);
