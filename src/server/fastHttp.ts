@@ -115,15 +115,16 @@ interface FastRequest {
 export const fastHttpStats = { answered: 0, handedOff: 0 };
 
 /**
- * Connections with answers not yet written. setImmediate runs in the check phase, right after the
- * poll phase whose socket callbacks (and the microtasks after each) answered the requests, so the
- * answers wait for the other requests of the same turn and for nothing else.
+ * Connections with answers not yet written. The flush is an immediate, which runs in the check
+ * phase right after the poll phase whose socket callbacks (and the microtasks after each) answered
+ * the requests, so the answers wait for the other requests of the same turn. It is queued when a
+ * request starts to be answered, so it runs before any immediate the handler queues (the automine's
+ * block, miner.ts): an answer does not wait for work that came after it.
  */
 const outbox: FastConnection[] = [];
 let outboxScheduled = false;
 
-function post(conn: FastConnection): void {
-  outbox.push(conn);
+function scheduleOutbox(): void {
   if (outboxScheduled) return;
   outboxScheduled = true;
   setImmediate(flushOutbox);
@@ -323,6 +324,7 @@ class FastConnection implements FastConnectionHandle {
 
   private answer(req: FastRequest, body: Buffer): void {
     fastHttpStats.answered++;
+    scheduleOutbox();
     const calls = this.opts.router.calls.entry(req.path);
     const start = calls.begin();
     let r: Reply | Promise<Reply>;
@@ -394,7 +396,10 @@ class FastConnection implements FastConnectionHandle {
       else this.socket.end(last);
       return;
     }
-    if (this.out === '') post(this);
+    if (this.out === '') {
+      outbox.push(this);
+      scheduleOutbox(); // an answer that took longer than its turn (queued at once otherwise)
+    }
     this.out += head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body;
     // Pipelined answers past the socket's buffer size are written at once, so that `answer` sees
     // the socket's backpressure (writableNeedDrain) and stops reading, as it did before the outbox.
