@@ -117,6 +117,7 @@ test('the answers of one event-loop turn are written together: five pipelined re
   const clientPort = c.socket.localPort;
   const writes: string[] = [];
   const write = net.Socket.prototype.write;
+  const own = Object.prototype.hasOwnProperty.call(net.Socket.prototype, 'write');
   net.Socket.prototype.write = function (this: net.Socket, chunk: unknown, ...rest: unknown[]) {
     if (this.remotePort === clientPort && this !== c.socket) writes.push(String(chunk));
     return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
@@ -128,7 +129,8 @@ test('the answers of one event-loop turn are written together: five pipelined re
     c.socket.write(all);
     rs = await c.read(5);
   } finally {
-    net.Socket.prototype.write = write;
+    if (own) net.Socket.prototype.write = write;
+    else delete (net.Socket.prototype as { write?: unknown }).write;
   }
   assert.deepEqual(rs.map((r) => JSON.parse(r.body).id), [1, 2, 3, 4, 5]);
   assert.equal(writes.length, 1, 'one write for the five answers');

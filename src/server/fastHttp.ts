@@ -9,7 +9,7 @@
 // request that arrived in it has been answered, not each as soon as it is ready: a write is a
 // system call whose kernel path runs cold after a request's JavaScript (an eth_call's ~100 µs of
 // it), ~25–35 µs against ~7 µs when writes follow one another. With many connections the
-// writes of one turn then run warm (new-holder eth_calls over 32 connections ~25 % more per
+// writes of one turn then run warm (new-holder eth_calls over 32 connections ~28 % more per
 // second, docs/performance.md session 37); one connection's pipelined answers go out in one write.
 //
 // A `Connection: close` request is answered here too, as node:http answers it (`Connection: close`,
