@@ -90,5 +90,6 @@ export async function rehearseStart(dataDir: string, whileRunning: () => Promise
   // The counts are "since start": the rehearsal's requests are not the restored process's.
   fastHttpStats.answered = 0;
   fastHttpStats.handedOff = 0;
+  fastHttpStats.waited = 0;
   for (const k of Object.keys(busyPoll.stats) as (keyof typeof busyPoll.stats)[]) busyPoll.stats[k] = 0;
 }

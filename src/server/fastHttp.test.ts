@@ -137,6 +137,25 @@ test('the answers of one event-loop turn are written together: five pipelined re
   c.destroy();
 });
 
+test('connections whose requests arrive in the same turn: the first answered at once, the others in the check phase, every answer in order', async () => {
+  const conns = await Promise.all(Array.from({ length: 5 }, () => Wire.open(port)));
+  // A first request on each: the node has accepted all five and reads them.
+  for (const c of conns) {
+    c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID));
+    await c.read(1);
+  }
+  const before = { ...fastHttpStats };
+  // The node runs in this process: holding its event loop for a moment after the writes makes it
+  // find all five sockets readable in one poll.
+  conns.forEach((c, k) => c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', `"id":${k * 10}`)) + post('/ext/bc/dev/rpc', CHAIN_ID.replace('"id":7', `"id":${k * 10 + 1}`))));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  const answers = await Promise.all(conns.map((c) => c.read(2)));
+  answers.forEach((rs, k) => assert.deepEqual(rs.map((r) => JSON.parse(r.body).id), [k * 10, k * 10 + 1]));
+  assert.equal(fastHttpStats.answered - before.answered, 10);
+  assert.ok(fastHttpStats.waited - before.waited >= 1, 'some connections waited for the check phase');
+  for (const c of conns) c.destroy();
+});
+
 test('answers waiting to be written go out first: before a hand-off to node:http, a Connection: close answer and the end the client asked for', async () => {
   const id = (n: number) => CHAIN_ID.replace('"id":7', `"id":${n}`);
   // A fast-path answer, then a chunked request node:http answers, then the fast path's again.
