@@ -214,26 +214,50 @@ function installFrameResult(proto: EVMLike, Interpreter: InterpreterClass): void
  * and almost nothing reads it: the packages themselves never do, Powder reads `opCode` for an error's
  * text and the call tracer `opCode` and `env`. The sources are the finished frame's own objects,
  * which nothing changes afterwards, so a later merge gives what an immediate one would have.
+ *
+ * Every result gets the same getter and setter (its sources wait in a WeakMap): with functions made
+ * for each frame, each result took a hidden class of its own, and V8 keeps hidden classes in the
+ * old generation until a mark-compact, with the accessors' closures — and through them the frame's
+ * run state, stack and result — alive. Every frame of every eth_call was then promoted by the
+ * scavenges (~3 KB per call, the 7–8 mark-compacts per 2 s of a new-holder load; performance.md,
+ * session 37).
  */
 function defineMergedRunState(target: object, runState: object, result: object, env: object): void {
-  let merged: unknown;
-  let built = false;
-  Object.defineProperty(target, 'runState', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      if (!built) {
-        merged = Object.assign({}, runState, result, env);
-        built = true;
-      }
-      return merged;
-    },
-    set(v: unknown) {
-      merged = v;
-      built = true;
-    },
-  });
+  runStateSources.set(target, { runState, result, env, merged: undefined, built: false });
+  Object.defineProperty(target, 'runState', MERGED_RUN_STATE);
 }
+
+interface RunStateSources {
+  runState: object;
+  result: object;
+  env: object;
+  merged: unknown;
+  built: boolean;
+}
+const runStateSources = new WeakMap<object, RunStateSources>();
+const MERGED_RUN_STATE: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: object): unknown {
+    const s = runStateSources.get(this);
+    if (s === undefined) return undefined;
+    if (!s.built) {
+      s.merged = Object.assign({}, s.runState, s.result, s.env);
+      s.built = true;
+    }
+    return s.merged;
+  },
+  set(this: object, v: unknown): void {
+    const s = runStateSources.get(this);
+    if (s === undefined) {
+      // (The accessor is only ever defined with its sources; kept total for safety.)
+      Object.defineProperty(this, 'runState', { value: v, writable: true, enumerable: true, configurable: true });
+      return;
+    }
+    s.merged = v;
+    s.built = true;
+  },
+};
 
 /** The package's own runInterpreter, as it was before the override (tests compare the two). */
 export const originalRunInterpreter = (EVM.prototype as unknown as EVMLike).runInterpreter;
