@@ -215,15 +215,15 @@ function installFrameResult(proto: EVMLike, Interpreter: InterpreterClass): void
  * text and the call tracer `opCode` and `env`. The sources are the finished frame's own objects,
  * which nothing changes afterwards, so a later merge gives what an immediate one would have.
  *
- * Every result gets the same getter and setter (its sources wait in a WeakMap): with functions made
- * for each frame, each result took a hidden class of its own, and V8 keeps hidden classes in the
- * old generation until a mark-compact, with the accessors' closures — and through them the frame's
- * run state, stack and result — alive. Every frame of every eth_call was then promoted by the
- * scavenges (~3 KB per call, the 7–8 mark-compacts per 2 s of a new-holder load; performance.md,
- * session 37).
+ * Every result gets the same getter and setter, its sources in a hidden property of its own. With
+ * functions made for each frame the frames of every eth_call survived two scavenges (~3 KB a
+ * call, the 7–8 mark-compacts per 2 s of a new-holder load), and the same with shared functions
+ * and the sources in a WeakMap: V8's scavenger kept a WeakMap's young values alive past the
+ * scavenge that found their keys dead (performance.md, session 37).
  */
 function defineMergedRunState(target: object, runState: object, result: object, env: object): void {
-  runStateSources.set(target, { runState, result, env, merged: undefined, built: false });
+  const sources: RunStateSources = { runState, result, env, merged: undefined, built: false };
+  Object.defineProperty(target, RUN_STATE_SOURCES, { value: sources });
   Object.defineProperty(target, 'runState', MERGED_RUN_STATE);
 }
 
@@ -234,12 +234,14 @@ interface RunStateSources {
   merged: unknown;
   built: boolean;
 }
-const runStateSources = new WeakMap<object, RunStateSources>();
+/** The sources of a frame result's merged run state (non-enumerable: a spread leaves it behind). */
+const RUN_STATE_SOURCES = Symbol('powder.runStateSources');
+type WithSources = { [RUN_STATE_SOURCES]?: RunStateSources };
 const MERGED_RUN_STATE: PropertyDescriptor = {
   configurable: true,
   enumerable: true,
-  get(this: object): unknown {
-    const s = runStateSources.get(this);
+  get(this: WithSources): unknown {
+    const s = this[RUN_STATE_SOURCES];
     if (s === undefined) return undefined;
     if (!s.built) {
       s.merged = Object.assign({}, s.runState, s.result, s.env);
@@ -247,8 +249,8 @@ const MERGED_RUN_STATE: PropertyDescriptor = {
     }
     return s.merged;
   },
-  set(this: object, v: unknown): void {
-    const s = runStateSources.get(this);
+  set(this: WithSources, v: unknown): void {
+    const s = this[RUN_STATE_SOURCES];
     if (s === undefined) {
       // (The accessor is only ever defined with its sources; kept total for safety.)
       Object.defineProperty(this, 'runState', { value: v, writable: true, enumerable: true, configurable: true });
