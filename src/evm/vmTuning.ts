@@ -216,10 +216,9 @@ function installFrameResult(proto: EVMLike, Interpreter: InterpreterClass): void
  * which nothing changes afterwards, so a later merge gives what an immediate one would have.
  *
  * Every result gets the same getter and setter, its sources in a hidden property of its own. With
- * functions made for each frame the frames of every eth_call survived two scavenges (~3 KB a
- * call, the 7–8 mark-compacts per 2 s of a new-holder load), and the same with shared functions
- * and the sources in a WeakMap: V8's scavenger kept a WeakMap's young values alive past the
- * scavenge that found their keys dead (performance.md, session 37).
+ * functions made for each frame, the frames of every eth_call survived two scavenges (~3 KB a
+ * call, the 7–8 mark-compacts per 2 s of a new-holder load); with shared functions and the sources
+ * in a WeakMap they still did (measured, not explained; performance.md, session 37).
  */
 function defineMergedRunState(target: object, runState: object, result: object, env: object): void {
   const sources: RunStateSources = { runState, result, env, merged: undefined, built: false };
