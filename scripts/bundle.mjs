@@ -121,6 +121,28 @@ const PACKAGE_PATCHES = [
     replace: "const cr = { getRandomValues: (bytes) => require('node:crypto').randomFillSync(bytes) };",
   },
   {
+    // Every frame's Memory allocated an 8 KiB store when made, a typed array outside V8's heap:
+    // ~1.8 µs each in a loop against ~0.5–0.7 µs for 256 bytes–1 KiB (docs/performance.md, session
+    // 38), for frames most of which touch a few hundred bytes. The store now starts empty (a shared
+    // empty array, which nothing can write into) and grows when memory is extended, to at least 1 KiB
+    // and at least twice its size; bytes past what was extended read as zeros either way, and every
+    // read and write extends first. What a tracer shows of memory paid for but never extended is
+    // padded with zeros (src/evm/evmMemory.ts).
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]memory\.js$/,
+    find: /this\._store = new Uint8Array\(CONTAINER_SIZE\);/,
+    replace: 'this._store = EMPTY_STORE;',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]memory\.js$/,
+    find: /const sizeDiff = newSize - this\._store\.length;\s*if \(sizeDiff > 0\) \{\s*const expandBy = Math\.ceil\(sizeDiff \/ CONTAINER_SIZE\) \* CONTAINER_SIZE;\s*this\._store = concatBytes\(this\._store, new Uint8Array\(expandBy\)\);\s*\}/,
+    replace: 'if (newSize > this._store.length) { const grown = new Uint8Array(Math.max(newSize, 2 * this._store.length, 1024)); grown.set(this._store); this._store = grown; }',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]memory\.js$/,
+    find: /const CONTAINER_SIZE = 8192;/,
+    replace: 'const CONTAINER_SIZE = 8192;\nconst EMPTY_STORE = new Uint8Array(0);',
+  },
+  {
     // The dynamic gas handlers (MSTORE, MLOAD, KECCAK256, RETURN, LOG, EXP, the copies, the 2929
     // account checks …) are all `async function`s, though 25 of the 31 never await: each such step
     // then costs a promise for the handler, one for the step's continuation and a microtask turn

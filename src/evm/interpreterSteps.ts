@@ -9,7 +9,7 @@
 // steps of an ERC-20 `balanceOf`. runStep also asks Common for EIP-6800 and EIP-7864 on every
 // step.
 //
-// The replacements below are the package's own methods (@ethereumjs/evm 10.1.3) with two changes:
+// The replacements below are the package's own methods (@ethereumjs/evm 10.1.3) with these changes:
 // - runStep runs a constant-gas opcode whose handler returns no promise to its end and returns
 //   undefined; for a dynamic-gas opcode whose gas handler returns a promise it returns that promise
 //   chained to the rest of the step (one wait instead of the package's two); a `step` listener or
@@ -17,6 +17,8 @@
 //   unchanged;
 // - run awaits what runStep returns only when it is a promise, and lets a long call or trace
 //   give the event loop a turn every so often (callYield.ts);
+// - `finish` (RETURN) ends a fast-path frame by putting the program counter past the code instead
+//   of throwing the package's STOP error, and run puts the counter back where the throw left it;
 // - while a step log is kept on the EVM (tracers/stepLog.ts: the struct logger,
 //   tracers/structLogger.ts, or the trace files' JSON logger, api/jsonLogger.ts), a frame's steps
 //   go through loggedStep, which hands the log the running frame at the point where the package
@@ -87,9 +89,13 @@ export interface InterpreterLike {
    * per-step question: the fast path).
    */
   powderFastSteps?: boolean;
+  /** Set by a RETURN on the fast path (finishFrame): the program counter the package's STOP trap would have left. */
+  powderReturnedAt?: number;
   /** Set by run for its frame: the step log its steps go to (powderFastSteps is then false). */
   powderStepLog?: StepLog;
   runStep(op: OpEntry | undefined): Promise<void> | undefined;
+  finish(returnData: Uint8Array): void;
+  _result: { returnValue?: Uint8Array };
   lookupOpInfo(op: number): OpEntry | undefined;
   useGas(amount: bigint, context: unknown): void;
   getGasLeft(): bigint;
@@ -103,9 +109,12 @@ const EOF_FORMAT = 0xef;
  * Installs the two methods over `proto` (the package's Interpreter prototype) when its methods are
  * the ones they were copied from; returns the package's originals (for tests), or undefined.
  */
-export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: InterpreterLike['runStep'] } | undefined {
+export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: InterpreterLike['runStep']; finish: InterpreterLike['finish'] } | undefined {
   const originalRun = proto.run as Run & { powderSync?: boolean };
   const originalStep = proto.runStep;
+  const originalFinish = proto.finish;
+  // The version copied (bundled or not): the return value set, then the STOP trap thrown.
+  const finishCopied = /^finish\(returnData\)\s*\{\s*this\._result\.returnValue\s*=\s*returnData[;,]\s*trap\d*\(EVMError\d*\.errorMessages\.STOP\);?\s*\}$/.test(originalFinish.toString());
   if (originalRun.powderSync) return undefined;
   // The version copied: its loop awaits runStep and its runStep checks these, in this order.
   const stepText = originalStep.toString();
@@ -279,14 +288,35 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
         break;
       }
     }
+    if (this.powderReturnedAt !== undefined) {
+      runState.programCounter = this.powderReturnedAt;
+      this.powderReturnedAt = undefined;
+    }
     if (err === undefined && runState.eip8037BurnLeftoverAfterCreateHaltOntoAlive === true && runState.gasLeft > 0n) {
       runState.gasLeft = 0n;
       err = new EVMError(EVMError.errorMessages.OUT_OF_GAS);
     }
     return { runState, exceptionError: err };
   };
+  /**
+   * RETURN's end of a frame (the package's `finish`). The package throws a STOP EVMError, which
+   * the run loop catches and treats as no error: ~1 µs of throw and unwinding per frame, most of
+   * an `eth_call`'s frames ending this way. In a frame run() runs on the fast path, the return
+   * value is set as the package sets it and the program counter is put past the code, so the loop
+   * ends at its own test with no error; run() then puts the counter back where the package's
+   * throw left it (past the RETURN), so the frame's result is the same. Elsewhere (EOF code, a
+   * traced frame, which may look at the program counter) the package's throw stays.
+   */
+  const finishFrame = function (this: InterpreterLike, returnData: Uint8Array): void {
+    if (this.powderFastSteps !== true) return originalFinish.call(this, returnData);
+    this._result.returnValue = returnData;
+    this.powderReturnedAt = this._runState.programCounter;
+    this._runState.programCounter = this._runState.code.length;
+  };
+
   (run as { powderSync?: boolean }).powderSync = true;
   proto.run = run;
   proto.runStep = runStep;
-  return { run: originalRun, runStep: originalStep };
+  if (finishCopied) proto.finish = finishFrame;
+  return { run: originalRun, runStep: originalStep, finish: originalFinish };
 }

@@ -8,6 +8,7 @@
 // opcodes' entries are copies with a gas handler that calls the hooks around the original;
 // `restore` gives the EVM its shared table back. Other EVMs never see the copy (its jump analyses
 // are cached with it, vmTuning.ts).
+import { memoryWords } from './evmMemory.js';
 
 /** What of an @ethereumjs/evm run state the hooks read. */
 export interface HookedRunState {
@@ -62,5 +63,5 @@ export function hookOpcodes(evm: object, codes: readonly number[], hooks: Opcode
 
 /** The memory as the EVM sees it (its size is the highest word touched, not the store's). */
 export function visibleMemory(rs: HookedRunState): Uint8Array {
-  return rs.memory._store.subarray(0, Number(rs.memoryWordCount) * 32);
+  return memoryWords(rs.memory._store, rs.memoryWordCount);
 }

@@ -98,8 +98,9 @@ test('step loop override: results, gas, errors and step events as the package lo
   const { createAddressFromString, hexToBytes } = await import('@ethereumjs/util');
   const { originalInterpreterSteps, interpreterPrototype } = await import('./vmTuning.js');
   assert.ok(originalInterpreterSteps, 'the step loop override is installed');
-  const proto = interpreterPrototype as { run: unknown; runStep: unknown };
-  const fast = { run: proto.run, runStep: proto.runStep };
+  const proto = interpreterPrototype as { run: unknown; runStep: unknown; finish: unknown };
+  const fast = { run: proto.run, runStep: proto.runStep, finish: proto.finish };
+  assert.notEqual(fast.finish, originalInterpreterSteps!.finish, 'RETURN ends a fast frame without a throw');
   const A = createAddressFromString('0x' + 'aa'.repeat(20));
   const B = createAddressFromString('0x' + 'bb'.repeat(20));
   const storeAndLog = '6001600055' + '60006000a0' + '00';
@@ -125,7 +126,7 @@ test('step loop override: results, gas, errors and step events as the package lo
     ['dynamic gas, async handler (SLOAD, BALANCE)', { code: '600054' + '3031' + '0160005260206000f3' }],
     ['dynamic gas in a loop (MSTORE, MLOAD, KECCAK256)', { code: '60205b80518152602060002080600052600190038060025700' }],
   ];
-  const run = async (methods: { run: unknown; runStep: unknown }, c: (typeof cases)[number][1], trace: boolean) => {
+  const run = async (methods: { run: unknown; runStep: unknown; finish: unknown }, c: (typeof cases)[number][1], trace: boolean) => {
     Object.assign(proto, methods);
     try {
       const common = new Common({ chain: Mainnet, hardfork: Hardfork.Cancun });

@@ -22,6 +22,7 @@ import { hexOf } from '../../hexOf.js';
 import { CallTimeoutError, deadlineOf } from '../callDeadline.js';
 import { overflowsStack, stackNeed, stackUnderflowText } from '../gethHalts.js';
 import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
+import { memoryWords } from '../evmMemory.js';
 import { RpcError } from '../rpc/server.js';
 import { failsInStep, gethErrorText } from './errors.js';
 import { JS_TRACER_PRELUDE } from './jsPrelude.js';
@@ -313,7 +314,7 @@ export class JsTracer implements Tracer, StepLog {
       cost: gas,
       depth: depth + 1,
       refund: rs.gasRefund,
-      memory: rs.memory._store.subarray(0, Number(memoryWordCount) * 32),
+      memory: memoryWords(rs.memory._store, memoryWordCount),
       error,
     };
     this.lastStep[depth] = view;
@@ -411,7 +412,7 @@ export class JsTracer implements Tracer, StepLog {
     // geth's CaptureFault: an opcode that failed while it ran (after its step was logged).
     if (failed !== undefined && last !== undefined && last.error === null && failsInStep(failed.error) && this.failure === undefined) {
       const rs = last.interp._runState as Interp['_runState'];
-      this.cur = { ...last, memory: rs.memory._store.subarray(0, Number(rs.memoryWordCount) * 32), error: err };
+      this.cur = { ...last, memory: memoryWords(rs.memory._store, rs.memoryWordCount), error: err };
       try {
         this.call('fault');
       } finally {

@@ -14,6 +14,7 @@ import { failsBeforeStep, gethErrorText } from './errors.js';
 import { gethOpName } from './opnames.js';
 import { dropStepLog, keepStepLog, quantityHex } from './stepLog.js';
 import type { InterpreterLike, OpInfo, StepLog } from '../interpreterSteps.js';
+import { memoryWords } from '../evmMemory.js';
 
 export interface StructLoggerConfig {
   enableMemory: boolean;
@@ -85,7 +86,7 @@ export class StructLogger implements Tracer, StepLog {
     const depth = interp._env.depth;
     if (this.pendingLoad) this.resolveLoad(depth, st._store, st._len);
     if (this.cfg.limit > 0 && this.logs.length >= this.cfg.limit) return this.unlogged(depth);
-    const mem = this.cfg.enableMemory ? rs.memory._store.subarray(0, Number(memoryWordCount) * 32) : undefined;
+    const mem = this.cfg.enableMemory ? memoryWords(rs.memory._store, memoryWordCount) : undefined;
     // A constant-gas step's cost is its fee (a gas handler's trap too: the package reports the fee).
     const cost = info.dynamicGas ? uint(gas) : (info as { fee?: number }).fee ?? uint(gas);
     this.record(rs.programCounter, info.fullName, info.code, rs.gasLeft, cost, depth, st._store, st._len, mem, interp._env.address, rs.gasRefund);
