@@ -163,6 +163,9 @@ export function parseBlockOverrides(v: unknown, i: number): BlockOverrides | und
   return { number: q('number'), time: q('time'), gasLimit: q('gasLimit'), coinbase: o.coinbase == null ? undefined : parseAddress(o.coinbase, i), baseFee: q('baseFee') };
 }
 
+/** Call sessions made (a VM each) and handed from one call to the next, since start (for tests). */
+export const callSessionStats = { made: 0, handedOver: 0 };
+
 export interface CallSession {
   sm: StateManagerInterface;
   vm: VM;
@@ -534,11 +537,64 @@ export class EvmBackend {
    * one call at a time; at most a few states and a few sessions per state are kept.
    */
   private readonly idleSessions = new Map<string, CallSession[]>();
+  /** Calls waiting for a session of their state to be handed over (see nextSession), per state. */
+  private readonly sessionWaiters = new Map<string, ((s: CallSession) => boolean)[]>();
+  /** Sessions in use, per state. */
+  private readonly busySessions = new Map<string, number>();
+
+  /**
+   * A session another call of the same state hands over when it ends, or undefined once the
+   * microtask queue has run out first. Calls that arrive together (a busy turn of many
+   * connections) then run one after another on one session, where each used to make a session
+   * of its own beyond the eight kept (a VM each) and all of them ran interleaved, alive together
+   * through every scavenge: at 32 connections ~108 µs of the node's CPU per new-holder call
+   * against ~91 this way (docs/performance.md, session 38). A call that waits for more than
+   * microtasks (a long call gives the event loop turns, callYield.ts) holds nobody back: a tick
+   * queued from a microtask runs once the microtask queue is empty (Node runs the ticks queued
+   * meanwhile after it), and the waiter then makes its own session, as before.
+   */
+  private nextSession(key: string): Promise<CallSession | undefined> {
+    return new Promise((resolve) => {
+      let waiting = true;
+      const take = (s: CallSession | undefined) => {
+        if (!waiting) return false;
+        waiting = false;
+        resolve(s);
+        return true;
+      };
+      let list = this.sessionWaiters.get(key);
+      if (!list) this.sessionWaiters.set(key, (list = []));
+      list.push(take);
+      queueMicrotask(() =>
+        process.nextTick(() => {
+          if (!take(undefined)) return;
+          const l = this.sessionWaiters.get(key);
+          if (l === undefined) return;
+          l.splice(l.indexOf(take), 1);
+          if (l.length === 0) this.sessionWaiters.delete(key);
+        }),
+      );
+    });
+  }
+
+  /** Gives `session` to the first call still waiting for one of its state; false if none is. */
+  private handOver(key: string, session: CallSession): boolean {
+    const list = this.sessionWaiters.get(key);
+    if (list === undefined) return false;
+    let given = false;
+    while (!given && list.length > 0) given = list.shift()!(session);
+    if (list.length === 0) this.sessionWaiters.delete(key);
+    if (given) callSessionStats.handedOver++;
+    return given;
+  }
 
   private async withCallSession<T>(block: Block, root: Uint8Array, key: string, fn: (s: CallSession) => Promise<T>): Promise<T> {
-    const session = this.idleSessions.get(key)?.pop() ?? (await this.sessionAt(block, root));
+    let session = this.idleSessions.get(key)?.pop();
+    if (session === undefined && (this.busySessions.get(key) ?? 0) > 0) session = await this.nextSession(key);
+    this.busySessions.set(key, (this.busySessions.get(key) ?? 0) + 1);
     let reusable = false;
     try {
+      session ??= await this.sessionAt(block, root);
       const r = await fn(session);
       reusable = true;
       return r;
@@ -548,7 +604,10 @@ export class EvmBackend {
       reusable = e instanceof RpcError && !(e instanceof UnexpectedCallError);
       throw e;
     } finally {
-      if (reusable) {
+      const busy = this.busySessions.get(key)! - 1;
+      if (busy > 0) this.busySessions.set(key, busy);
+      else this.busySessions.delete(key);
+      if (reusable && session !== undefined && !this.handOver(key, session)) {
         let list = this.idleSessions.get(key);
         if (!list) {
           if (this.idleSessions.size >= 4) this.idleSessions.delete(this.idleSessions.keys().next().value!);
@@ -561,6 +620,7 @@ export class EvmBackend {
 
   /** A call session on exactly the state `root` (the one its cache keys name) at `block`. */
   private async sessionAt(block: Block, root: Uint8Array, overrides?: Map<string, StateOverride>): Promise<CallSession> {
+    callSessionStats.made++;
     const chain = this.chain;
     const common = chain.commons.get(chain.forkAt(block.header.timestamp));
     // The state root's content is read once per root (StateReader); the session's writes are an overlay.
