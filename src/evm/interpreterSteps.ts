@@ -106,16 +106,17 @@ export interface InterpreterLike {
 const EOF_FORMAT = 0xef;
 
 /**
- * Installs the two methods over `proto` (the package's Interpreter prototype) when its methods are
- * the ones they were copied from; returns the package's originals (for tests), or undefined.
+ * Installs run and runStep over `proto` (the package's Interpreter prototype) when its methods are
+ * the ones they were copied from, and finish when it is too; returns the package's originals (for
+ * tests), or undefined.
  */
 export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: InterpreterLike['runStep']; finish: InterpreterLike['finish'] } | undefined {
   const originalRun = proto.run as Run & { powderSync?: boolean };
   const originalStep = proto.runStep;
   const originalFinish = proto.finish;
+  if (originalRun.powderSync) return undefined;
   // The version copied (bundled or not): the return value set, then the STOP trap thrown.
   const finishCopied = /^finish\(returnData\)\s*\{\s*this\._result\.returnValue\s*=\s*returnData[;,]\s*trap\d*\(EVMError\d*\.errorMessages\.STOP\);?\s*\}$/.test(originalFinish.toString());
-  if (originalRun.powderSync) return undefined;
   // The version copied: its loop awaits runStep and its runStep checks these, in this order.
   const stepText = originalStep.toString();
   const runText = originalRun.toString();

@@ -547,8 +547,8 @@ export class EvmBackend {
    * microtask queue has run out first. Calls that arrive together (a busy turn of many
    * connections) then run one after another on one session, where each used to make a session
    * of its own beyond the eight kept (a VM each) and all of them ran interleaved, alive together
-   * through every scavenge: at 32 connections ~108 µs of the node's CPU per new-holder call
-   * against ~91 this way (docs/performance.md, session 38). A call that waits for more than
+   * through every scavenge: at 32 connections ~114 µs of the node's CPU per new-holder call
+   * against ~98 this way (docs/performance.md, session 38). A call that waits for more than
    * microtasks (a long call gives the event loop turns, callYield.ts) holds nobody back: a tick
    * queued from a microtask runs once the microtask queue is empty (Node runs the ticks queued
    * meanwhile after it), and the waiter then makes its own session, as before.
