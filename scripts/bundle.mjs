@@ -77,6 +77,68 @@ const PACKAGE_PATCHES = [
     find: /return BIGINT_CACHE\[bytes\[0\] \* 256 \+ bytes\[1\]\];/,
     replace: 'return cachedBigInt(bytes[0] * 256 + bytes[1]);',
   },
+  {
+    // bytesToBigInt reads a 32-byte word (every MLOAD, CALLDATALOAD, SLOAD value …) through a hex
+    // string and BigInt's parser, ~280 ns with the array's allocation; eight big-endian 32-bit
+    // reads joined by shifts give the same BigInt in ~150, a word below 2^48 as one Number in less
+    // (docs/performance.md, session 39). Other lengths keep the hex path.
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /(export const bytesToBigInt = \(bytes, littleEndian = false\) => \{\s*assertIsBytes\(bytes\);\s*if \(littleEndian\) \{\s*bytes = bytes\.slice\(\)\.reverse\(\);\s*\})\s*const hex = bytesToHex\(bytes\);/,
+    replace: '$1\n    if (bytes.length === 32) return wordToBigInt(bytes);\n    const hex = bytesToHex(bytes);',
+  },
+  {
+    // bigIntToBytes turns the number into hex, pads it, checks it and parses it back: ~350 ns for
+    // the stack words that MSTORE, SLOAD and SSTORE store. A word below 2^256 written as four
+    // big-endian 64-bit halves into a scratch word, its leading zero bytes skipped (one byte kept
+    // for zero, as '00' gives), is the same minimal array in ~105 ns. Negative and larger numbers,
+    // and anything not a BigInt, keep the package's path (and its errors).
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /const bytes = hexToBytes\(`0x\$\{padToEven\(num\.toString\(16\)\)\}`\);/,
+    replace: 'const bytes = typeof num === \'bigint\' && num >= 0n && num < WORD_LIMIT ? minimalWordBytes(num) : hexToBytes(`0x${padToEven(num.toString(16))}`);',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /^/,
+    replace: [
+      'const WORD_LIMIT = 1n << 256n;',
+      'const U64 = (1n << 64n) - 1n;',
+      'const scratchWord = new Uint8Array(32);',
+      'const scratchView = new DataView(scratchWord.buffer);',
+      // (Not a DataView: a small Uint8Array lives in V8's heap until its .buffer is read, which moves it out, ~250 ns.)
+      'const u32At = (b, i) => ((b[i] << 24) | (b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]) >>> 0;',
+      'const wordToBigInt = (b) => {',
+      '  let i = 0;',
+      '  while (i < 32 && b[i] === 0) i++;',
+      '  if (i >= 26) { let n = 0; for (; i < 32; i++) n = n * 256 + b[i]; return BigInt(n); }',
+      '  return (((BigInt(u32At(b, 0)) << 32n | BigInt(u32At(b, 4))) << 64n | (BigInt(u32At(b, 8)) << 32n | BigInt(u32At(b, 12)))) << 128n) | ((BigInt(u32At(b, 16)) << 32n | BigInt(u32At(b, 20))) << 64n | (BigInt(u32At(b, 24)) << 32n | BigInt(u32At(b, 28))));',
+      '};',
+      'const minimalWordBytes = (num) => {',
+      '  let from = 24;',
+      '  if (num > U64) { from = 0; scratchView.setBigUint64(0, num >> 192n); scratchView.setBigUint64(8, (num >> 128n) & U64); scratchView.setBigUint64(16, (num >> 64n) & U64); }',
+      '  scratchView.setBigUint64(24, num & U64);',
+      '  while (from < 31 && scratchWord[from] === 0) from++;',
+      '  return scratchWord.slice(from, 32);',
+      '};',
+      '',
+    ].join('\n'),
+  },
+  {
+    // The word's 32 bytes, as setLengthLeft(bigIntToBytes(num), 32) gives them (its path, and its
+    // errors, for anything but a BigInt in [0, 2^256)); the opcodes' patch below calls it.
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]bytes\.js$/,
+    find: /$(?![\s\S])/,
+    replace: [
+      '',
+      'export const powderWordBytes = (num) => {',
+      "  if (typeof num !== 'bigint' || num < 0n || num >= WORD_LIMIT) return setLengthLeft(bigIntToBytes(num), 32);",
+      '  if (num > U64) { scratchView.setBigUint64(0, num >> 192n); scratchView.setBigUint64(8, (num >> 128n) & U64); scratchView.setBigUint64(16, (num >> 64n) & U64); }',
+      '  else { scratchView.setBigUint64(0, 0n); scratchView.setBigUint64(8, 0n); scratchView.setBigUint64(16, 0n); }',
+      '  scratchView.setBigUint64(24, num & U64);',
+      '  return scratchWord.slice(0, 32);',
+      '};',
+      '',
+    ].join('\n'),
+  },
   // The BLS12-381 and BN254 precompiles' backends import their @noble/curves curve when the EVM's
   // modules load: the curves' constants (BLS12-381's towers and Frobenius coefficients above all)
   // cost ~5–10 ms of every cold start, for precompiles a dev chain may never call. Each import
@@ -154,7 +216,32 @@ const PACKAGE_PATCHES = [
     find: /^[\s\S]*$/,
     replace: (js) => synchronousGasHandlers(js, 25),
   },
+  // The opcodes that turn a stack word into its 32 bytes (MSTORE's value, SLOAD's, SSTORE's and
+  // TLOAD's keys, their gas handlers' keys, CREATE2's salt …) do it as setLengthLeft(bigIntToBytes(w),
+  // 32): a minimal array, then a padded copy. powderWordBytes (added to util's bytes.js above, so
+  // the package's index exports it) writes the word once, the same 32 bytes.
+  ...['functions', 'gas'].map((name) => ({
+    file: new RegExp(`[\\\\/]@ethereumjs[\\\\/]evm[\\\\/]dist[\\\\/]esm[\\\\/]opcodes[\\\\/]${name}\\.js$`),
+    find: /^[\s\S]*$/,
+    replace: (js) => wordBytesCalls(js, name),
+  })),
 ];
+/** The opcodes' setLengthLeft(bigIntToBytes(<name>), 32) as powderWordBytes(<name>), imported from util. */
+function wordBytesCalls(js, file) {
+  let n = 0;
+  let out = js.replace(/setLengthLeft\(bigIntToBytes\(([A-Za-z_$][\w$]*)\), 32\)/g, (_, v) => {
+    n++;
+    return `powderWordBytes(${v})`;
+  });
+  if (n === 0) throw new Error(`bundle: ${file}.js no longer pads words as setLengthLeft(bigIntToBytes(x), 32): check scripts/bundle.mjs`);
+  let imported = false;
+  out = out.replace(/import \{([^}]*)\} from '@ethereumjs\/util';/, (_, names) => {
+    imported = true;
+    return `import {${names.replace(/,\s*$/, '')}, powderWordBytes } from '@ethereumjs/util';`;
+  });
+  if (!imported) throw new Error(`bundle: ${file}.js no longer imports from '@ethereumjs/util' in one statement: check scripts/bundle.mjs`);
+  return out;
+}
 /**
  * gas.js with `async` removed from the dynamic gas handlers whose bodies hold no `await`; the build
  * fails unless exactly `expected` of them were (a new package version is looked at again).

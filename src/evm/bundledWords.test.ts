@@ -1,0 +1,109 @@
+// The bundle's own conversions between EVM words and bytes (scripts/bundle.mjs patches
+// @ethereumjs/util's bytesToBigInt and bigIntToBytes, and the opcodes' setLengthLeft(bigIntToBytes(w),
+// 32), in the bundles only). A node started from dist/powder.lib.mjs runs a contract over words at
+// every boundary the new code has (zero, 2^48, 2^64, 2^128, 2^192, 2^255, 2^256 - 1) and more:
+// CALLDATALOAD and MLOAD read them, MSTORE, SSTORE, SLOAD and TSTORE write and key by them, and
+// what the EVM saw is checked against what JavaScript computes from the numbers (their keccak as
+// 32-byte words, their storage slots and values by eth_getStorageAt).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, keccak256, numberToHex, type Hex } from 'viem';
+import { compile } from '../../test/solc.js';
+import { DEV_ADDRS, rpcClient, type Rpc } from './chain/testkit.js';
+
+const SOURCE = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.20;
+contract Words {
+  mapping(uint256 => uint256) public m;
+  function echo(uint256[] calldata xs) external pure returns (uint256[] memory out, bytes32[] memory hashes) {
+    out = new uint256[](xs.length);
+    hashes = new bytes32[](xs.length);
+    for (uint i; i < xs.length; i++) { uint x = xs[i]; out[i] = x; hashes[i] = keccak256(abi.encode(x)); }
+  }
+  function put(uint256[] calldata xs) external { for (uint i; i < xs.length; i++) m[xs[i]] = xs[i]; }
+  function get(uint256[] calldata xs) external view returns (uint256[] memory out) {
+    out = new uint256[](xs.length);
+    for (uint i; i < xs.length; i++) out[i] = m[xs[i]];
+  }
+  function raw(uint256[] calldata xs) external { for (uint i; i < xs.length; i++) { uint x = xs[i]; assembly { sstore(x, x) } } }
+  function transient(uint256[] calldata xs) external returns (uint256[] memory out) {
+    out = new uint256[](xs.length);
+    for (uint i; i < xs.length; i++) { uint x = xs[i]; uint r; assembly { tstore(x, not(x)) r := tload(x) } out[i] = r; }
+  }
+}`;
+const words = compile({ 'Words.sol': SOURCE }, 'Words');
+
+const MAX = 2n ** 256n - 1n;
+/** Every boundary of the patched code, its neighbours, and a spread of keccak-derived words of each byte length. */
+function wordsToTry(): bigint[] {
+  const xs = new Set<bigint>([0n, 1n, 0xffn, 0x100n, MAX]);
+  for (const bits of [8, 16, 32, 48, 53, 56, 64, 96, 128, 160, 192, 224, 248, 255]) for (const d of [-1n, 0n, 1n]) xs.add(2n ** BigInt(bits) + d);
+  for (let len = 1; len <= 32; len++) {
+    const h = BigInt(keccak256(numberToHex(len)));
+    xs.add(h >> BigInt(8 * (32 - len))); // exactly `len` bytes (or fewer when the hash starts with zeros)
+  }
+  return [...xs].filter((x) => x >= 0n && x <= MAX);
+}
+const XS = wordsToTry();
+const word = (x: bigint): Hex => numberToHex(x, { size: 32 });
+
+let rpc: Rpc;
+let stop: () => Promise<void>;
+let contract: Hex;
+
+function bundle(): string {
+  let d = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(d, 'bin', 'loadBundle.js'))) d = dirname(d);
+  const f = join(d, 'dist', 'powder.lib.mjs');
+  if (!existsSync(f)) throw new Error(`${f} is missing: npm test builds it (npm run build)`);
+  return f;
+}
+
+before(async () => {
+  const { startNode } = (await import(pathToFileURL(bundle()).href)) as typeof import('../index.js');
+  const dataDir = mkdtempSync(join(tmpdir(), 'powder-bundled-words-'));
+  const node = await startNode({ 'http-port': 0, 'db-type': 'memdb', 'data-dir': dataDir, 'log-display-level': 'off' });
+  stop = async () => {
+    await node.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  rpc = rpcClient(node.url + '/ext/bc/dev/rpc');
+  const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: words.bytecode, gas: '0x500000' }]);
+  contract = (await rpc('eth_getTransactionReceipt', [hash])).contractAddress;
+});
+after(() => stop?.());
+
+const call = (functionName: string, args: unknown[]) => rpc('eth_call', [{ to: contract, data: encodeFunctionData({ abi: words.abi, functionName, args }) }, 'latest']);
+const send = async (functionName: string, args: unknown[]) => {
+  const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], to: contract, data: encodeFunctionData({ abi: words.abi, functionName, args }), gas: '0x1c9c380' }]);
+  const rc = await rpc('eth_getTransactionReceipt', [hash]);
+  assert.equal(rc.status, '0x1', `${functionName} failed`);
+};
+
+test('bundled words: calldata and memory words read back, and their keccak is the 32-byte words\'', async () => {
+  const [out, hashes] = decodeFunctionResult({ abi: words.abi, functionName: 'echo', data: await call('echo', [XS]) }) as [bigint[], Hex[]];
+  assert.deepEqual(out, XS);
+  assert.deepEqual(hashes, XS.map((x) => keccak256(word(x))));
+});
+
+test('bundled words: storage keyed and valued by the words, in the EVM and in eth_getStorageAt', async () => {
+  await send('put', [XS]);
+  await send('raw', [XS]);
+  const got = decodeFunctionResult({ abi: words.abi, functionName: 'get', data: await call('get', [XS]) }) as bigint[];
+  assert.deepEqual(got, XS);
+  for (const x of XS) {
+    // m[x] lives at keccak(x ‖ 0); raw() stored x at slot x.
+    const mapped = keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [x, 0n]));
+    assert.equal(await rpc('eth_getStorageAt', [contract, mapped, 'latest']), word(x), `m[${x}]`);
+    assert.equal(await rpc('eth_getStorageAt', [contract, word(x), 'latest']), word(x), `slot ${x}`);
+  }
+});
+
+test('bundled words: transient storage keyed by the words', async () => {
+  const out = decodeFunctionResult({ abi: words.abi, functionName: 'transient', data: await call('transient', [XS]) }) as bigint[];
+  assert.deepEqual(out, XS.map((x) => MAX ^ x));
+});
