@@ -1,10 +1,11 @@
 // The bundle's own conversions between EVM words and bytes (scripts/bundle.mjs patches
 // @ethereumjs/util's bytesToBigInt and bigIntToBytes, and the opcodes' setLengthLeft(bigIntToBytes(w),
-// 32), in the bundles only). A node started from dist/powder.lib.mjs runs a contract over words at
+// 32), and gives the EVM's memory stores from shared slabs, in the bundles only). A node started from dist/powder.lib.mjs runs a contract over words at
 // every boundary the new code has (zero, 2^48, 2^64, 2^128, 2^192, 2^255, 2^256 - 1) and more:
 // CALLDATALOAD and MLOAD read them, MSTORE, SSTORE, SLOAD and TSTORE write and key by them, and
 // what the EVM saw is checked against what JavaScript computes from the numbers (their keccak as
-// 32-byte words, their storage slots and values by eth_getStorageAt).
+// 32-byte words, their storage slots and values by eth_getStorageAt); frames fill memory of every
+// size, nested, and read zeros where they wrote nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +34,15 @@ contract Words {
   function transient(uint256[] calldata xs) external returns (uint256[] memory out) {
     out = new uint256[](xs.length);
     for (uint i; i < xs.length; i++) { uint x = xs[i]; uint r; assembly { tstore(x, not(x)) r := tload(x) } out[i] = r; }
+  }
+  /// Fills n bytes of fresh memory with i*7+1 (mod 256), then reads the word past them and one far
+  /// beyond; calls itself once with n/2 first, so two frames' memories are in use at once.
+  function fill(uint n, bool nested) external view returns (bytes32 h, uint past, uint far, bytes32 inner) {
+    if (nested && n > 1) (inner, , , ) = this.fill(n / 2, false);
+    bytes memory b = new bytes(n);
+    for (uint i; i < n; i++) b[i] = bytes1(uint8(i * 7 + 1));
+    h = keccak256(b);
+    assembly { past := mload(add(add(b, 0x20), n)) far := mload(add(add(b, 0x20), add(n, 0x4000))) }
   }
 }`;
 const words = compile({ 'Words.sol': SOURCE }, 'Words');
@@ -100,6 +110,17 @@ test('bundled words: storage keyed and valued by the words, in the EVM and in et
     const mapped = keccak256(encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [x, 0n]));
     assert.equal(await rpc('eth_getStorageAt', [contract, mapped, 'latest']), word(x), `m[${x}]`);
     assert.equal(await rpc('eth_getStorageAt', [contract, word(x), 'latest']), word(x), `slot ${x}`);
+  }
+});
+
+test('bundled words: frames\' memory from the shared slabs is zeros, grows past them and keeps what was written', async () => {
+  const pattern = (n: number) => keccak256(Uint8Array.from({ length: n }, (_, i) => (i * 7 + 1) & 0xff));
+  for (const n of [1, 31, 100, 900, 1000, 3000, 8000, 9000, 20000, 70000]) {
+    const [h, past, far, inner] = decodeFunctionResult({ abi: words.abi, functionName: 'fill', data: await call('fill', [BigInt(n), true]) }) as [Hex, bigint, bigint, Hex];
+    assert.equal(h, pattern(n), `fill(${n})`);
+    assert.equal(inner, n > 1 ? pattern(Math.floor(n / 2)) : word(0n), `fill(${n}) inner`);
+    assert.equal(past, 0n);
+    assert.equal(far, 0n);
   }
 });
 
