@@ -103,6 +103,47 @@ export function isPlainCallTx(tx: object): boolean {
 }
 const madeHere = new WeakSet<object>();
 
+/** The always-warm entry of a precompile: no slot is ever added to it (this path has no access list). */
+class NoWarmSlots extends Set<string> {
+  override add(): this {
+    throw new Error('plainCall: a slot added to a precompile\'s always-warm entry');
+  }
+}
+const NO_WARM_SLOTS = new NoWarmSlots();
+/** Per precompiles map (an EVM's, replaced whole when its fork changes): its addresses, each with no slots. */
+const precompileWarmth = new WeakMap<Map<string, unknown>, Map<string, Set<string>>>();
+function precompilesWarm(precompiles: Map<string, unknown>): Map<string, Set<string>> {
+  let warm = precompileWarmth.get(precompiles);
+  if (warm === undefined || warm.size !== precompiles.size) {
+    warm = new Map();
+    for (const address of precompiles.keys()) warm.set(address, NO_WARM_SLOTS);
+    precompileWarmth.set(precompiles, warm);
+  }
+  return warm;
+}
+
+/**
+ * A call's always-warm addresses (the journal's alwaysWarmJournal, of which the journal uses has,
+ * get and set): its own entries over the precompiles' shared ones. The journal replaces it with a
+ * new Map when it is cleaned up, as it did the Map this one starts from.
+ */
+class WarmAddresses {
+  constructor(
+    private readonly shared: Map<string, Set<string>>,
+    private readonly own: Map<string, Set<string>>,
+  ) {}
+  has(address: string): boolean {
+    return this.own.has(address) || this.shared.has(address);
+  }
+  get(address: string): Set<string> | undefined {
+    return this.own.get(address) ?? this.shared.get(address);
+  }
+  set(address: string, slots: Set<string>): this {
+    this.own.set(address, slots);
+    return this;
+  }
+}
+
 /** How many messages ran on this path (the tests check that it is taken). */
 export const plainCallStats = { runs: 0 };
 
@@ -130,14 +171,15 @@ export async function runPlainCall(vm: VM, tx: PlainTx, block: never, caller: Ad
   await journal.checkpoint();
   try {
     await (vm as unknown as { _emit(topic: string, data: unknown): Promise<void> })._emit('beforeTx', tx);
-    // journal.addAlwaysWarmAddress(a) for each, without its hex-prefix regular expression (~25
-    // addresses a call): the keys here are unprefixed already, which stripHexPrefix leaves as they
-    // are, and cleanup() above stopped any access-list reporting it would also feed.
-    const warm = journal.alwaysWarmJournal;
+    // journal.addAlwaysWarmAddress(a) for each, without its hex-prefix regular expression: the
+    // keys here are unprefixed already, which stripHexPrefix leaves as they are, and cleanup()
+    // above stopped any access-list reporting it would also feed. The ~25 precompiles are warm
+    // through a map shared by the EVM's calls (WarmAddresses), not ~25 entries and sets a call.
+    const warm = new WarmAddresses(precompilesWarm(evm.precompiles), journal.alwaysWarmJournal);
+    journal.alwaysWarmJournal = warm as unknown as Map<string, Set<string>>;
     const warmUp = (address: string) => {
       if (!warm.has(address)) warm.set(address, new Set());
     };
-    for (const address of evm.precompiles.keys()) warmUp(address);
     warmUp(bytesToUnprefixedHex(caller.bytes));
     warmUp(bytesToUnprefixedHex(tx.to!.bytes));
     if (common.isActivatedEIP(3651)) warmUp(bytesToUnprefixedHex((block as { header: { coinbase: Address } }).header.coinbase.bytes));

@@ -12,6 +12,7 @@ import { txInvalidation } from '../precompiles/runtime.js';
 import { skipEOACheck } from './skipAccountChecks.js';
 // Exact interpreter speed-ups (jump-destination analysis memoised per code); see the module.
 import '../vmTuning.js';
+import { tuneJournal } from '../journalTuning.js';
 
 const ONE_32 = (() => {
   const b = new Uint8Array(32);
@@ -69,6 +70,7 @@ export async function makeVM(common: Common, stateManager: StateManagerInterface
     evmOpts: {},
   });
   for (const fn of common.events.listeners('hardforkChanged')) if (!before.has(fn)) common.events.off('hardforkChanged', fn);
+  tuneJournal(vm.evm.journal);
   return vm;
 }
 

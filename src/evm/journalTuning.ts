@@ -1,0 +1,155 @@
+// Exact speed-ups of @ethereumjs/evm's Journal (a transaction's EIP-2929 warm sets and touched
+// accounts, with a diff per checkpoint for reverts), put on its prototype when the first VM is
+// made (the class is not exported; makeVM hands over an instance).
+//
+// Diffs made when first written: every checkpoint and commit pushes a `[height, [Set, Map, Set]]`
+// entry, and cleanJournal starts the list with one — ~8 entries and 24 collections per eth_call,
+// most of which nothing is ever added to (a frame that reads no new account or slot). Entries now
+// start with one shared empty diff, and the three writers (touchAccount, addWarmedAddress,
+// addWarmedStorage) give the last entry collections of its own before they add to them; revert
+// reads the shared one as the empty diff it is. Its collections refuse to be written, so a writer
+// this module does not know of (a later package version) fails loudly instead of sharing state
+// between entries; the install also checks each replaced method's text against the version copied
+// (@ethereumjs/evm 10.1.x) and leaves the package's journal as it is otherwise.
+//
+// touchAddress: the package turns the address into '0x'-prefixed hex (Address.toString) and
+// slices the prefix off; the unprefixed hex is made directly.
+import { bytesToUnprefixedHex, bytesToHex, unprefixedHexToBytes, EthereumJSErrorWithoutCode, type Address } from '@ethereumjs/util';
+
+class ReadOnlySet<T> extends Set<T> {
+  override add(): this {
+    throw new Error('journalTuning: a write into the shared empty journal diff');
+  }
+}
+class ReadOnlyMap<K, V> extends Map<K, V> {
+  override set(): this {
+    throw new Error('journalTuning: a write into the shared empty journal diff');
+  }
+}
+type Diff = [Set<string>, Map<string, Set<string>>, Set<string>];
+/** The diff of an entry nothing was added to yet. */
+const NO_DIFF: Diff = [new ReadOnlySet(), new ReadOnlyMap(), new ReadOnlySet()];
+
+interface JournalLike {
+  journalHeight: number;
+  journalDiff: [number, Diff][];
+  journal: Map<string, Set<string>>;
+  alwaysWarmJournal: Map<string, Set<string>>;
+  touched: Set<string>;
+  accessList?: Map<string, Set<string>>;
+  preimages?: Map<string, Uint8Array>;
+  stateManager: { checkpoint(): Promise<void>; commit(): Promise<void>; getAppliedKey?: (k: Uint8Array) => Uint8Array };
+  checkpoint(): Promise<void>;
+  commit(): Promise<void>;
+  cleanJournal(): void;
+  touchAddress(address: Address): void;
+  touchAccount(address: string): void;
+  addWarmedAddress(address: Uint8Array): void;
+  addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
+}
+
+/** The last entry's diff, given collections of its own if it still had the shared empty one. */
+function lastDiff(j: JournalLike): Diff {
+  const entry = j.journalDiff[j.journalDiff.length - 1]!;
+  if (entry[1] === NO_DIFF) entry[1] = [new Set(), new Map(), new Set()];
+  return entry[1];
+}
+
+// The replaced methods' text in the version copied, bundled (minified) or not. The three writers
+// are only checked for writing into the last entry's diff.
+const S = String.raw`\s*[;,]?\s*`;
+const EQ = String.raw`\s*=\s*`;
+const NEW3 = String.raw`\[new Set(\(\))?,\s*new Map(\(\))?,\s*new Set(\(\))?\]`;
+const LAST_DIFF = /journalDiff\[this\.journalDiff\.length\s*-\s*1\]\[1\]/;
+const EXPECTED: Record<string, RegExp> = {
+  checkpoint: new RegExp(String.raw`^async checkpoint\(\)\s*\{\s*this\.journalHeight\+\+${S}this\.journalDiff\.push\(\[this\.journalHeight,\s*${NEW3}\]\)${S}await this\.stateManager\.checkpoint\(\)${S}\}$`),
+  commit: new RegExp(String.raw`^async commit\(\)\s*\{\s*this\.journalHeight--${S}this\.journalDiff\.push\(\[this\.journalHeight,\s*${NEW3}\]\)${S}await this\.stateManager\.commit\(\)${S}\}$`),
+  cleanJournal: new RegExp(
+    String.raw`^cleanJournal\(\)\s*\{\s*this\.journalHeight${EQ}0${S}this\.journal${EQ}new Map(\(\))?${S}this\.alwaysWarmJournal${EQ}new Map(\(\))?${S}this\.touched${EQ}new Set(\(\))?${S}this\.journalDiff${EQ}\[\[0,\s*${NEW3}\]\]${S}\}$`,
+  ),
+  touchAddress: new RegExp(String.raw`^touchAddress\((\w+)\)\s*\{\s*(const|let) (\w+)${EQ}\1\.toString\(\)\.slice\(2\)${S}this\.touchAccount\(\3\)${S}\}$`),
+  touchAccount: LAST_DIFF,
+  addWarmedAddress: LAST_DIFF,
+  addWarmedStorage: LAST_DIFF,
+};
+
+/** Whether the journal's methods are the ones copied (exported for the tests). */
+export function journalMatchesCopied(proto: object): boolean {
+  const p = proto as Record<string, unknown>;
+  return Object.entries(EXPECTED).every(([name, re]) => typeof p[name] === 'function' && re.test((p[name] as () => void).toString()));
+}
+
+const INSTALLED = Symbol('powder.journalTuned');
+
+const REPLACED = ['checkpoint', 'commit', 'cleanJournal', 'touchAddress', 'touchAccount', 'addWarmedAddress', 'addWarmedStorage'] as const;
+/** The package's methods that tuneJournal replaced (the tests run both), once it has. */
+export let originalJournalMethods: Partial<Record<(typeof REPLACED)[number], unknown>> | undefined;
+
+/** Puts the lazy diffs on the prototype of `journal` (once; nothing if its methods are not the copied ones). */
+export function tuneJournal(journal: object): void {
+  const proto = Object.getPrototypeOf(journal) as JournalLike & { [INSTALLED]?: boolean };
+  if (proto[INSTALLED] !== undefined) return;
+  proto[INSTALLED] = journalMatchesCopied(proto);
+  if (!proto[INSTALLED]) return;
+  originalJournalMethods = Object.fromEntries(REPLACED.map((name) => [name, proto[name]]));
+
+  proto.checkpoint = async function (this: JournalLike) {
+    this.journalHeight++;
+    this.journalDiff.push([this.journalHeight, NO_DIFF]);
+    await this.stateManager.checkpoint();
+  };
+  proto.commit = async function (this: JournalLike) {
+    this.journalHeight--;
+    this.journalDiff.push([this.journalHeight, NO_DIFF]);
+    await this.stateManager.commit();
+  };
+  proto.cleanJournal = function (this: JournalLike) {
+    this.journalHeight = 0;
+    this.journal = new Map();
+    this.alwaysWarmJournal = new Map();
+    this.touched = new Set();
+    this.journalDiff = [[0, NO_DIFF]];
+  };
+  proto.touchAddress = function (this: JournalLike, address: Address) {
+    this.touchAccount(bytesToUnprefixedHex(address.bytes));
+  };
+  proto.touchAccount = function (this: JournalLike, address: string) {
+    if (this.preimages !== undefined) {
+      const bytesAddress = unprefixedHexToBytes(address);
+      if (this.stateManager.getAppliedKey === undefined) {
+        throw EthereumJSErrorWithoutCode('touchAccount: stateManager.getAppliedKey can not be undefined if preimage storing is enabled');
+      }
+      this.preimages.set(bytesToHex(this.stateManager.getAppliedKey(bytesAddress)), bytesAddress);
+    }
+    if (!this.touched.has(address)) {
+      this.touched.add(address);
+      lastDiff(this)[2].add(address);
+    }
+  };
+  proto.addWarmedAddress = function (this: JournalLike, addressArr: Uint8Array) {
+    const address = bytesToUnprefixedHex(addressArr);
+    if (!this.journal.has(address)) {
+      this.journal.set(address, new Set());
+      lastDiff(this)[0].add(address);
+    }
+    if (this.accessList !== undefined && !this.accessList.has(address)) this.accessList.set(address, new Set());
+  };
+  proto.addWarmedStorage = function (this: JournalLike, address: Uint8Array, slot: Uint8Array) {
+    const addressHex = bytesToUnprefixedHex(address);
+    let slots = this.journal.get(addressHex);
+    if (slots === undefined) {
+      this.addWarmedAddress(address);
+      slots = this.journal.get(addressHex)!;
+    }
+    const slotStr = bytesToUnprefixedHex(slot);
+    if (!slots.has(slotStr)) {
+      slots.add(slotStr);
+      const addressSlotMap = lastDiff(this)[1];
+      let slotsSet = addressSlotMap.get(addressHex);
+      if (slotsSet === undefined) addressSlotMap.set(addressHex, (slotsSet = new Set()));
+      slotsSet.add(slotStr);
+    }
+    // (In addWarmedAddress above the address was added to the access list.)
+    if (this.accessList !== undefined) this.accessList.get(addressHex)!.add(slotStr);
+  };
+}
