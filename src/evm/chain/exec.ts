@@ -71,7 +71,25 @@ export async function makeVM(common: Common, stateManager: StateManagerInterface
   });
   for (const fn of common.events.listeners('hardforkChanged')) if (!before.has(fn)) common.events.off('hardforkChanged', fn);
   tuneJournal(vm.evm.journal);
+  quietEmit(vm as unknown as Emitting);
+  quietEmit(vm.evm as unknown as Emitting);
   return vm;
+}
+
+interface Emitting {
+  events: { listenerCount(topic: string): number };
+  _emit(topic: string, data: unknown): Promise<void>;
+}
+const SETTLED: Promise<void> = Promise.resolve();
+/**
+ * The VM's and the EVM's `_emit` (beforeTx, beforeMessage, afterMessage, newContract, step …) is
+ * an async function that calls the topic's listeners: a promise per message even when nobody
+ * listens, as in every eth_call. With no listener it does nothing, so a settled promise is the
+ * same answer; listeners are counted when emitting, so a tracer added later is still told.
+ */
+function quietEmit(owner: Emitting): void {
+  const emit = owner._emit;
+  owner._emit = (topic, data) => (owner.events.listenerCount(topic) === 0 ? SETTLED : emit(topic, data));
 }
 
 export interface TxOutcome {
