@@ -34,6 +34,7 @@ import { EVMError } from '@ethereumjs/evm';
 import { EthereumJSErrorWithoutCode } from '@ethereumjs/util';
 import { takeTurn, turnDue } from './callYield.js';
 import { invalidOpcodeText, stackUnderflowText } from './gethHalts.js';
+import { listening, type Emitter } from './listening.js';
 
 
 export interface OpInfo {
@@ -80,7 +81,7 @@ type Run = (this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }) => 
 export interface InterpreterLike {
   run: Run;
   _runState: RunState;
-  _evm: { DEBUG: boolean; events: { listenerCount(name: string): number }; powderFrames?: RunState[]; powderStepLog?: StepLog };
+  _evm: { DEBUG: boolean; events: Emitter; powderFrames?: RunState[]; powderStepLog?: StepLog };
   _env: { depth: number; address: { toString(): string } };
   common: { isActivatedEIP(eip: number): boolean };
   profilerOpts?: { enabled?: boolean };
@@ -143,7 +144,7 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     interp._runState.env.accessWitness?.commit();
     return undefined;
   };
-  const telling = (interp: InterpreterLike) => interp._evm.DEBUG || interp._evm.events.listenerCount('step') > 0;
+  const telling = (interp: InterpreterLike) => interp._evm.DEBUG || listening(interp._evm.events, 'step');
 
   const runStep = function (this: InterpreterLike, opcodeObj: OpEntry | undefined): Promise<void> | undefined {
     const op = opcodeObj ?? this.lookupOpInfo(this._runState.opCode);
@@ -154,18 +155,26 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
       return log !== undefined && info !== undefined ? loggedStep(this, op!, info, log) : originalStep.call(this, op);
     }
     if (!info.dynamicGas) return finish(this, op!, info, info.feeBigInt);
-    // Dynamic gas: the handler's promise is the step's only wait (the package's async runStep adds
-    // its own promise and a second turn). A listener that appeared meanwhile still hears the step,
-    // as in the package's runStep, which asks again after the gas handler.
-    const memorySize = this._runState.memoryWordCount;
-    const gas = op!.gasHandler(this._runState, info.feeBigInt, this.common);
+    return dynamicStep(this, op!, info);
+  };
+
+  /**
+   * A step with dynamic gas. (Its closures live here, not in runStep: a function whose variables
+   * a closure captures allocates their context on every call, ~60 bytes of every step.)
+   */
+  const dynamicStep = (interp: InterpreterLike, op: OpEntry, info: OpInfo): Promise<void> | undefined => {
+    // The handler's promise is the step's only wait (the package's async runStep adds its own
+    // promise and a second turn). A listener that appeared meanwhile still hears the step, as in
+    // the package's runStep, which asks again after the gas handler.
+    const memorySize = interp._runState.memoryWordCount;
+    const gas = op.gasHandler(interp._runState, info.feeBigInt, interp.common);
     const after = (g: bigint): Promise<void> | undefined =>
-      telling(this) ? this._runStepHook(g, this.getGasLeft(), memorySize).then(() => finish(this, op!, info, g)) : finish(this, op!, info, g);
+      telling(interp) ? interp._runStepHook(g, interp.getGasLeft(), memorySize).then(() => finish(interp, op, info, g)) : finish(interp, op, info, g);
     if (!(gas instanceof Promise)) return after(gas);
     return gas.then(after, (e: unknown) => {
       const ev = e as { errorType?: string } | null;
-      if (typeof e === 'object' && ev !== null && ev.errorType === 'EVMError' && telling(this)) {
-        return this._runStepHook(info.feeBigInt, this.getGasLeft(), memorySize).then(() => Promise.reject(e));
+      if (typeof e === 'object' && ev !== null && ev.errorType === 'EVMError' && telling(interp)) {
+        return interp._runStepHook(info.feeBigInt, interp.getGasLeft(), memorySize).then(() => Promise.reject(e));
       }
       throw e;
     });

@@ -13,6 +13,7 @@ import { skipEOACheck } from './skipAccountChecks.js';
 // Exact interpreter speed-ups (jump-destination analysis memoised per code); see the module.
 import '../vmTuning.js';
 import { tuneJournal } from '../journalTuning.js';
+import { listening, type Emitter } from '../listening.js';
 
 const ONE_32 = (() => {
   const b = new Uint8Array(32);
@@ -77,7 +78,7 @@ export async function makeVM(common: Common, stateManager: StateManagerInterface
 }
 
 interface Emitting {
-  events: { listenerCount(topic: string): number };
+  events: Emitter;
   _emit(topic: string, data: unknown): Promise<void>;
 }
 const SETTLED: Promise<void> = Promise.resolve();
@@ -89,7 +90,7 @@ const SETTLED: Promise<void> = Promise.resolve();
  */
 function quietEmit(owner: Emitting): void {
   const emit = owner._emit;
-  owner._emit = (topic, data) => (owner.events.listenerCount(topic) === 0 ? SETTLED : emit(topic, data));
+  owner._emit = (topic, data) => (listening(owner.events, topic) ? emit(topic, data) : SETTLED);
 }
 
 export interface TxOutcome {
