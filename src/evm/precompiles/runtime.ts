@@ -1,10 +1,13 @@
 // How Subnet-EVM's stateful precompiles run inside @ethereumjs/evm v10.
 //
 // ethereumjs hands a precompile only `{ data, gasLimit, common, _EVM }` — no caller, origin,
-// value or static flag. The EVM emits `beforeMessage` for every frame right before it runs it,
-// and nothing else runs between that event and the precompile body (`_executeCall` only moves
-// value and loads code), so the last message seen on an EVM *is* the precompile's own frame.
-// `configureEVM` records it per EVM (a WeakMap, no global state) together with the rules.
+// value or static flag. Every frame's message goes through the EVM's `_executeCall` (or
+// `_executeCreate`), and nothing else runs between its start and the precompile body
+// (`_executeCall` only moves value and loads code), so the last message seen on an EVM *is* the
+// precompile's own frame. `configureEVM` records it per EVM (a WeakMap, no global state) together
+// with the rules, from wrappers of those two methods on the instance. (A `beforeMessage`
+// listener, emitted by runCall just before them, did the same; an EVM with no listener at all
+// then skips asking for one on every step and message: src/evm/listening.ts.)
 //
 // Stateful precompiles are NOT put into `evm.precompiles` (runTx pre-warms every entry there for
 // EIP-2929, but Subnet-EVM leaves them cold, reference §8.1); instead `getPrecompile` is wrapped
@@ -210,18 +213,25 @@ export function wireEVM(
     const fresh: EvmContext = { rules, env };
     ctx = fresh;
     contexts.set(evm, fresh);
-    evm.events.on('beforeMessage', (message: Message) => {
+    const seen = (message: Message) => {
       fresh.message = message;
       if (message.depth === 0) fresh.invalidTx = undefined;
-    });
-    // CREATE/CREATE2 gate (ContractDeployerAllowList, reference §8.3): the creation frame fails
-    // before running init code, consuming all its gas; the creator's nonce bump stays.
+    };
     const e = evm as unknown as {
+      _executeCall(m: Message): Promise<unknown>;
       _executeCreate(m: Message): Promise<unknown>;
       _generateAddress(m: Pick<Message, 'caller' | 'salt' | 'code'>): Promise<Address>;
     };
+    const originalCall = e._executeCall;
+    e._executeCall = function (this: unknown, message: Message) {
+      seen(message);
+      return originalCall.call(this, message);
+    };
+    // CREATE/CREATE2 gate (ContractDeployerAllowList, reference §8.3): the creation frame fails
+    // before running init code, consuming all its gas; the creator's nonce bump stays.
     const originalCreate = e._executeCreate.bind(evm);
     e._executeCreate = async (message: Message) => {
+      seen(message);
       const origin = (evm as unknown as { _tx?: { origin: Address } })._tx?.origin?.toString() ?? message.caller.toString();
       const refusal = await onCreate(evm, fresh, origin);
       if (refusal !== undefined) {
