@@ -34,15 +34,15 @@ function settle<T>(f: () => T | Promise<T>): Promise<T> {
 }
 /**
  * Entries a reader keeps before it starts over (memory bound; a miss only costs a flat-cache
- * lookup or a trie read). Each slot entry keeps ~150 bytes of heap; calls that each read a new
- * slot (a new holder per balanceOf) fill it, and a reader outlives the head it was made for.
+ * lookup or a trie read). Each slot entry keeps ~150 bytes of heap, and a reader outlives the head
+ * it was made for.
  */
 const MAX_READER_ENTRIES = 16_384;
 
 /** What one state root contains, read once and kept (content addressing: it never changes). */
 export class StateReader {
   private readonly accounts = new Map<string, Account | null>();
-  /** storageRoot hex ‖ slot hex → value (unpadded; empty when unset). */
+  /** storageRoot hex ‖ slot hex → value (unpadded) of the slots read that hold one. */
   private readonly slots = new Map<string, Uint8Array>();
   /** code hash hex → code (the same instance every time, so per-code caches keyed by it hit). */
   private readonly codes = new Map<string, Uint8Array>();
@@ -102,12 +102,18 @@ export class StateReader {
       if (rlp === undefined) {
         rlp = trieGet(storageRoot, keccak256(slot), this.getNode, this.store.trieNodes);
         // Only a value found goes to the shared flat cache: its entries stay until it holds
-        // 200,000 (old roots are dropped only then), so the absences a stream of calls reads
-        // (~190 bytes each: a new holder per balanceOf) would stay alive long after the contract's
-        // storage root has moved on. This reader remembers them for its own root.
+        // 200,000 (old roots are dropped only then).
         if (rlp !== null) this.store.flat.set(rootHex, slotHex, rlp);
       }
-      v = rlp === null ? EMPTY : (RLP.decode(rlp) as Uint8Array);
+      if (rlp === null) {
+        // Nor is an absence remembered here: a stream of calls that each read a new slot (a new
+        // holder per balanceOf) made each one's key (~130 characters) an entry that outlived two
+        // scavenges, for V8 to copy into the old generation and sweep later (~4 µs per such call
+        // in process, docs/performance.md, session 39). Reading one again walks the trie's decoded
+        // nodes again (~1–2 µs); a repeated call is answered by the call cache before it runs.
+        return EMPTY;
+      }
+      v = RLP.decode(rlp) as Uint8Array;
       this.bound(this.slots);
       this.slots.set(key, v);
     }

@@ -1,6 +1,7 @@
 // StateReader (the per-root cache eth_call reads through): what it remembers, and that a stream of
-// calls reading ever new slots (a new holder per balanceOf) leaves a bounded amount behind — the
-// absent slots stay out of the shared flat cache, and the reader starts over at its bound. And
+// calls reading ever new slots (a new holder per balanceOf) leaves nothing behind — the absent
+// slots stay out of the shared flat cache and out of the reader — and the reader starts over at
+// its bound. And
 // CallState over it keeps the promise contract of a state manager without being async.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,9 +34,13 @@ async function stateWith(address: Address, account: Account, slots: [number, num
   return { common, store, root };
 }
 
-test('a state reader keeps the absent slots it reads to itself, within its bound, and reads the same after starting over', async () => {
+test('a state reader keeps the values it reads, not the absences, within its bound, and reads the same after starting over', async () => {
   const token = new Address(Buffer.alloc(20, 0x77));
-  const { common, store, root } = await stateWith(token, new Account(0n, 1n), [[1, 5], [2, 6]]);
+  // Enough slots holding a value to pass the reader's bound (16,384 entries).
+  const held: [number, number][] = [[1, 5], [2, 6]];
+  for (let i = 100_000; i < 116_500; i++) held.push([i, 1 + (i % 200)]);
+  const { common, store, root } = await stateWith(token, new Account(0n, 1n), held);
+  const slots = () => (reader as unknown as { slots: Map<string, Uint8Array> }).slots.size;
 
   const reader = store.reader(common, root);
   const storageRoot = (await reader.account(token, hex(token.bytes)))!.storageRoot;
@@ -43,13 +48,16 @@ test('a state reader keeps the absent slots it reads to itself, within its bound
   // A value found is shared with every other view of this storage root.
   assert.notEqual(store.flat.get(hex(storageRoot), hex(slotKey(1))), undefined);
 
-  // 40,000 slots never written: each reads empty; none lands in the flat cache.
+  // 40,000 slots never written: each reads empty; none is kept, here or in the flat cache.
   for (let i = 1000; i < 41_000; i++) assert.equal((await reader.slot(storageRoot, slotKey(i))).length, 0);
   for (const i of [1000, 20_000, 40_999]) assert.equal(store.flat.get(hex(storageRoot), hex(slotKey(i))), undefined, `slot ${i}`);
-  const kept = (reader as unknown as { slots: Map<string, Uint8Array> }).slots.size;
-  assert.ok(kept > 0 && kept <= 16_384, `the reader holds ${kept} slots`);
+  assert.equal(slots(), 1, 'only the value read is kept');
 
-  // After starting over (at least once above) it still reads what the state holds.
+  // The values read are kept up to the bound, then the reader starts over.
+  for (let i = 100_000; i < 116_500; i++) assert.deepEqual(await reader.slot(storageRoot, slotKey(i)), Uint8Array.of(1 + (i % 200)));
+  assert.ok(slots() > 0 && slots() <= 16_384, `the reader holds ${slots()} slots`);
+
+  // After starting over it still reads what the state holds.
   assert.deepEqual(await reader.slot(storageRoot, slotKey(2)), Uint8Array.of(6));
   assert.deepEqual(await reader.slot(storageRoot, slotKey(1)), Uint8Array.of(5));
   assert.equal((await reader.slot(storageRoot, slotKey(1000))).length, 0);
