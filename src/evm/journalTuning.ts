@@ -22,6 +22,7 @@
 // own promise (CallState's is an already-settled one), or a settled one, and a throw still
 // arrives as a rejection (settle), as from an async function. Every caller awaits them.
 import { bytesToUnprefixedHex, bytesToHex, unprefixedHexToBytes, EthereumJSErrorWithoutCode, type Address } from '@ethereumjs/util';
+import { settle } from './settled.js';
 
 class ReadOnlySet<T> extends Set<T> {
   override add(): this {
@@ -93,16 +94,7 @@ export function journalMatchesCopied(proto: object): boolean {
 const INSTALLED = Symbol('powder.journalTuned');
 
 const REPLACED = ['checkpoint', 'commit', 'putAccount', 'cleanup', 'cleanJournal', 'touchAddress', 'touchAccount', 'addWarmedAddress', 'addWarmedStorage'] as const;
-const SETTLED: Promise<void> = Promise.resolve();
 
-/** What `f` returns, as a promise; a throw becomes a rejection, as from an async function. */
-function settle(f: () => Promise<void> | void): Promise<void> {
-  try {
-    return f() ?? SETTLED;
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
 /** The package's methods that tuneJournal replaced (the tests run both), once it has. */
 export let originalJournalMethods: Partial<Record<(typeof REPLACED)[number], unknown>> | undefined;
 

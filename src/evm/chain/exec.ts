@@ -14,6 +14,7 @@ import { skipEOACheck } from './skipAccountChecks.js';
 import '../vmTuning.js';
 import { tuneJournal } from '../journalTuning.js';
 import { listening, type Emitter } from '../listening.js';
+import { SETTLED } from '../settled.js';
 
 const ONE_32 = (() => {
   const b = new Uint8Array(32);
@@ -81,7 +82,6 @@ interface Emitting {
   events: Emitter;
   _emit(topic: string, data: unknown): Promise<void>;
 }
-const SETTLED: Promise<void> = Promise.resolve();
 /**
  * The VM's and the EVM's `_emit` (beforeTx, beforeMessage, afterMessage, newContract, step …) is
  * an async function that calls the topic's listeners: a promise per message even when nobody

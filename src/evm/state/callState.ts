@@ -18,20 +18,11 @@ import { trieGet } from './batchTrie.js';
 import { copyAccount } from './flat.js';
 import type { StateStore } from './state.js';
 import { NOT_NOW, readsNow, type NotNow, type ReadsNow } from './readsNow.js';
+import { SETTLED, settle } from '../settled.js';
 
 const EMPTY = new Uint8Array(0);
-const DONE: Promise<void> = Promise.resolve();
 const copyOrNone = (a: Account | undefined): Account | undefined => (a ? copyAccount(a) : undefined);
 
-/** What `f` returns, as a promise; a throw becomes a rejection, as from an async function. */
-function settle<T>(f: () => T | Promise<T>): Promise<T> {
-  try {
-    const r = f();
-    return r === undefined ? (DONE as Promise<T>) : Promise.resolve(r);
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
 /**
  * Entries a reader keeps before it starts over (memory bound; a miss only costs a flat-cache
  * lookup or a trie read). Each slot entry keeps ~150 bytes of heap, and a reader outlives the head
@@ -339,7 +330,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
 
   checkpoint(): Promise<void> {
     this.frames.push([]);
-    return DONE;
+    return SETTLED;
   }
 
   commit(): Promise<void> {
