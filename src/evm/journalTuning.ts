@@ -10,7 +10,7 @@
 // reads the shared one as the empty diff it is. Its collections refuse to be written, so a writer
 // this module does not know of (a later package version) fails loudly instead of sharing state
 // between entries; the install also checks each replaced method's text against the version copied
-// (@ethereumjs/evm 10.1.x) and leaves the package's journal as it is otherwise.
+// (@ethereumjs/evm 10.1.3) and leaves the package's journal as it is otherwise.
 //
 // touchAddress: the package turns the address into '0x'-prefixed hex (Address.toString) and
 // slices the prefix off; the unprefixed hex is made directly.
