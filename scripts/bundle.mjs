@@ -44,11 +44,29 @@ const PACKAGE_PATCHES = [
   {
     // _executeCall hands each frame its message as `{ ...{ codeAddress }, ...message, gasLimit }`:
     // a spread after a spread in one literal copies through the runtime, ~1 µs per property
-    // (~20 µs per frame). Object.assign onto the plain literal makes the same own properties, in
-    // the same order, with the same values (no `__proto__` key).
+    // (~20 µs per frame). One literal of fixed shape holds the same values: every own field a
+    // Message has (message.js's constructor, and the three set on it later), the getter's
+    // codeAddress first and the frame's gasLimit. runInterpreter (the package's and
+    // src/evm/vmTuning.ts's) reads only these. Object.assign onto the first literal, as before,
+    // still cost ~1 % of a new-holder eth_call (its properties added one at a time, map by map;
+    // docs/performance.md session 40).
     file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
     find: /this\.runInterpreter\(\{\s*\.\.\.\{ codeAddress: message\.codeAddress \},\s*\.\.\.message,\s*gasLimit,\s*\}, \{/,
-    replace: 'this.runInterpreter(Object.assign({ codeAddress: message.codeAddress }, message, { gasLimit }), {',
+    replace: 'this.runInterpreter(powderFrameMessage(message, gasLimit), {',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
+    find: /^/,
+    replace: [
+      'const powderFrameMessage = (m, gasLimit) => ({',
+      '  codeAddress: m.codeAddress, to: m.to, value: m.value, caller: m.caller, gasLimit, data: m.data, eofCallData: m.eofCallData,',
+      '  depth: m.depth, code: m.code, _codeAddress: m._codeAddress, isStatic: m.isStatic, isCompiled: m.isCompiled, salt: m.salt,',
+      '  selfdestruct: m.selfdestruct, createdAddresses: m.createdAddresses, delegatecall: m.delegatecall, gasRefund: m.gasRefund,',
+      '  blobVersionedHashes: m.blobVersionedHashes, accessWitness: m.accessWitness, chargeCodeAccesses: m.chargeCodeAccesses,',
+      '  createdTargetAlive: m.createdTargetAlive, isCreate: m.isCreate,',
+      '});',
+      '',
+    ].join('\n'),
   },
   {
     // setLength pads through array spreads of typed arrays (the iterator protocol, element by

@@ -657,7 +657,7 @@ export class EvmBackend {
     }
     // The state root is read once: the session and the cache key both name exactly this state.
     const root = this.chain.stateRootOf(block);
-    const stateKey = block.hashHex + hex(root);
+    const stateKey = this.stateKeyOf(block, root);
     const cacheKey = callCacheKey(stateKey, this.chain.forkAt(block.header.timestamp), args);
     const memo = cacheKey === undefined ? undefined : this.callResults.get(cacheKey);
     if (memo) {
@@ -665,6 +665,26 @@ export class EvmBackend {
       throw new RpcError(memo.error.code, memo.error.message, memo.error.data);
     }
     return this.runEthCall(args, block, root, stateKey, cacheKey, timeoutMs);
+  }
+
+  /** The last state key made (see stateKeyOf). */
+  private lastStateKey: { block: Block | undefined; root: Uint8Array | undefined; key: string } = { block: undefined, root: undefined, key: '' };
+
+  /**
+   * The key of the state a call runs on (its block's hash and the root it reads): the same string
+   * for a run of calls on one state, whose hash V8 then computes once for the call cache's and the
+   * sessions' maps, not per call (a roots's hex and a 130-character concatenation per call, and
+   * their hashing, ~1 % of a new-holder eth_call; docs/performance.md session 40). Roots are
+   * replaced, never written in place.
+   */
+  private stateKeyOf(block: Block, root: Uint8Array): string {
+    const last = this.lastStateKey;
+    if (last.block !== block || last.root !== root) {
+      last.block = block;
+      last.root = root;
+      last.key = block.hashHex + hex(root);
+    }
+    return last.key;
   }
 
   private async runEthCall(args: CallArgs, block: Block, root: Uint8Array, stateKey: string, cacheKey: string | undefined, timeoutMs: number): Promise<string> {
@@ -706,7 +726,7 @@ export class EvmBackend {
     // Without overrides, on an idle session of eth_call's for that state (a VM and a state view
     // cost more than an ETH transfer's estimate) when there is one.
     const root = this.chain.stateRootOf(block);
-    return this.withCallSession(block, root, block.hashHex + hex(root), (session) => this.estimateOn(session, args, block, hi));
+    return this.withCallSession(block, root, this.stateKeyOf(block, root), (session) => this.estimateOn(session, args, block, hi));
   }
 
   /** estimateGas's runs on `session` (each reverted), between the used gas and `hi`. */
