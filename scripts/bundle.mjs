@@ -69,6 +69,13 @@ const PACKAGE_PATCHES = [
     ].join('\n'),
   },
   {
+    // src/evm/addressHex.ts keeps an Address's hex on the object; declared in the constructor, the
+    // field is part of every Address's first shape, not a second shape added on first use.
+    file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]address\.js$/,
+    find: /(throw EthereumJSErrorWithoutCode\('Invalid address length'\);\s*\}\s*this\.bytes = bytes;)/,
+    replace: '$1\n        this.powderHex = undefined;',
+  },
+  {
     // setLength pads through array spreads of typed arrays (the iterator protocol, element by
     // element): 3.5 µs to left-pad one byte to 32, as MSTORE, SLOAD and SSTORE keys and values
     // do. A zeroed array of the length with the bytes set at their place is the same array.

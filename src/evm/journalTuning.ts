@@ -23,6 +23,7 @@
 // arrives as a rejection (settle), as from an async function. Every caller awaits them.
 import { bytesToUnprefixedHex, bytesToHex, unprefixedHexToBytes, EthereumJSErrorWithoutCode, type Address } from '@ethereumjs/util';
 import { settle } from './settled.js';
+import { addressHex } from './addressHex.js';
 
 class ReadOnlySet<T> extends Set<T> {
   override add(): this {
@@ -144,7 +145,7 @@ export function tuneJournal(journal: object): void {
     this.journalDiff = [[0, NO_DIFF]];
   };
   proto.touchAddress = function (this: JournalLike, address: Address) {
-    this.touchAccount(bytesToUnprefixedHex(address.bytes));
+    this.touchAccount(addressHex(address));
   };
   proto.touchAccount = function (this: JournalLike, address: string) {
     if (this.preimages !== undefined) {

@@ -24,6 +24,7 @@ import type { EVMResult } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import { addressHex } from '../addressHex.js';
 
 /** EIPs whose rules runTx applies and this path does not: with any of them active, runTx runs. */
 const UNSUPPORTED_EIPS = [2780, 7623, 7702, 7778, 7864, 7928, 8037];
@@ -180,9 +181,9 @@ export async function runPlainCall(vm: VM, tx: PlainTx, block: never, caller: Ad
     const warmUp = (address: string) => {
       if (!warm.has(address)) warm.set(address, new Set());
     };
-    warmUp(bytesToUnprefixedHex(caller.bytes));
-    warmUp(bytesToUnprefixedHex(tx.to!.bytes));
-    if (common.isActivatedEIP(3651)) warmUp(bytesToUnprefixedHex((block as { header: { coinbase: Address } }).header.coinbase.bytes));
+    warmUp(addressHex(caller));
+    warmUp(addressHex(tx.to!));
+    if (common.isActivatedEIP(3651)) warmUp(addressHex((block as { header: { coinbase: Address } }).header.coinbase));
     const sender = (await vm.stateManager.getAccount(caller)) ?? new Account();
     sender.nonce += 1n;
     await journal.putAccount(caller, sender);

@@ -25,6 +25,7 @@ import { EMPTY, fromHex, toHex } from './abi.js';
 import { INVALIDATE_DELEGATE_UNIX, P256_VERIFY_ADDRESS } from './addresses.js';
 import { KZG_POINT_EVALUATION_ADDRESS, kzgPointEvaluation } from './kzg.js';
 import { ECRECOVER_ADDRESS, ecrecoverWithOverrides, type SignatureOverrides } from './ecrecoverOverrides.js';
+import { addressHex } from '../addressHex.js';
 
 /** The part of the chain's `Rules` (src/evm/config/chainConfig.ts) the precompiles need. */
 export interface PrecompileRules {
@@ -246,8 +247,11 @@ export function wireEVM(
     };
     const originalGet = evm.getPrecompile.bind(evm);
     evm.getPrecompile = (address: Address | `0x${string}`) => {
-      const hex = (typeof address === 'string' ? address : address.toString()).toLowerCase();
-      return contexts.get(evm)?.stateful?.get(hex) ?? originalGet(address);
+      if (typeof address === 'string') return contexts.get(evm)?.stateful?.get(address.toLowerCase()) ?? originalGet(address);
+      // (Every frame asks: the address's kept hex, and the package's own lookup by it.)
+      const unprefixed = addressHex(address);
+      const stateful = contexts.get(evm)?.stateful;
+      return (stateful !== undefined && stateful.size > 0 ? stateful.get('0x' + unprefixed) : undefined) ?? evm.precompiles.get(unprefixed);
     };
   }
   ctx.rules = rules;

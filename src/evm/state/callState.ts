@@ -19,6 +19,7 @@ import { copyAccount } from './flat.js';
 import type { StateStore } from './state.js';
 import { NOT_NOW, readsNow, type NotNow, type ReadsNow } from './readsNow.js';
 import { SETTLED, settle } from '../settled.js';
+import { addressHex } from '../addressHex.js';
 
 const EMPTY = new Uint8Array(0);
 const copyOrNone = (a: Account | undefined): Account | undefined => (a ? copyAccount(a) : undefined);
@@ -192,21 +193,21 @@ export class CallState implements StateManagerInterface, ReadsNow {
 
   getAccount(address: Address): Promise<Account | undefined> {
     return settle(() => {
-      const a = this.current(address, hexOf(address.bytes));
+      const a = this.current(address, addressHex(address));
       return a instanceof Promise ? a.then(copyOrNone) : copyOrNone(a);
     });
   }
 
   putAccount(address: Address, account?: Account): Promise<void> {
     return settle(() => {
-      const addrHex = hexOf(address.bytes);
+      const addrHex = addressHex(address);
       if (account === undefined) this.removeAccount(addrHex);
       else this.setAccount(addrHex, copyAccount(account));
     });
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    this.removeAccount(hexOf(address.bytes));
+    this.removeAccount(addressHex(address));
   }
 
   private removeAccount(addrHex: string): void {
@@ -224,7 +225,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const addrHex = hexOf(address.bytes);
+    const addrHex = addressHex(address);
     if (this.frames.length) {
       const prev = this.codes.get(addrHex);
       this.undo(() => (prev ? this.codes.set(addrHex, prev) : this.codes.delete(addrHex)));
@@ -236,7 +237,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
 
   getCode(address: Address): Promise<Uint8Array> {
     return settle(() => {
-      const addrHex = hexOf(address.bytes);
+      const addrHex = addressHex(address);
       const a = this.current(address, addrHex);
       return a instanceof Promise ? a.then((account) => this.codeOf(address, addrHex, account)) : this.codeOf(address, addrHex, a);
     });
@@ -256,7 +257,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
   getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     return settle(() => {
       if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
-      const addrHex = hexOf(address.bytes);
+      const addrHex = addressHex(address);
       const own = this.storage.get(addrHex);
       if (own) {
         const v = own.get(hexOf(key));
@@ -271,14 +272,14 @@ export class CallState implements StateManagerInterface, ReadsNow {
 
   // ReadsNow: the run's own writes, else the reader's without waiting.
   accountNow(address: Address): Account | undefined | NotNow {
-    const addrHex = hexOf(address.bytes);
+    const addrHex = addressHex(address);
     const own = this.accounts.get(addrHex);
     if (own !== undefined) return own ?? undefined;
     return this.reader.accountNow(address, addrHex);
   }
 
   storageNow(address: Address, key: Uint8Array): Uint8Array | NotNow {
-    const addrHex = hexOf(address.bytes);
+    const addrHex = addressHex(address);
     const v = this.storage.get(addrHex)?.get(hexOf(key));
     if (v !== undefined) return v;
     const a = this.accountNow(address);
@@ -286,7 +287,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   codeNow(address: Address): Uint8Array | NotNow {
-    const addrHex = hexOf(address.bytes);
+    const addrHex = addressHex(address);
     const account = this.accountNow(address);
     if (account === NOT_NOW) return NOT_NOW;
     if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
@@ -302,7 +303,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
     if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes');
-    const addrHex = hexOf(address.bytes);
+    const addrHex = addressHex(address);
     if (!(await this.current(address, addrHex))) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
     let own = this.storage.get(addrHex);
     if (!own) {
@@ -320,7 +321,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   async clearStorage(address: Address): Promise<void> {
-    const addrHex = hexOf(address.bytes);
+    const addrHex = addressHex(address);
     const account = (await this.current(address, addrHex)) ?? new Account();
     this.resetStorage(addrHex);
     const a = copyAccount(account);
