@@ -669,20 +669,33 @@ export class EvmBackend {
 
   /** The last state key made (see stateKeyOf). */
   private lastStateKey: { block: Block | undefined; root: Uint8Array | undefined; key: string } = { block: undefined, root: undefined, key: '' };
+  /** Short keys of the states calls ran on, by their block's hash and root (see stateKeyOf). */
+  private readonly stateKeys = new Map<string, string>();
+  private stateKeyCount = 0;
 
   /**
-   * The key of the state a call runs on (its block's hash and the root it reads): the same string
-   * for a run of calls on one state, whose hash V8 then computes once for the call cache's and the
-   * sessions' maps, not per call (a roots's hex and a 130-character concatenation per call, and
-   * their hashing, ~1 % of a new-holder eth_call; docs/performance.md session 40). Roots are
-   * replaced, never written in place.
+   * A short key of the state a call runs on (its block's hash and the root it reads), for the call
+   * cache's and the call sessions' maps: `s<n>`, one per distinct state, never reused. The call
+   * cache's key starts with it, where it began with the 130 characters of the hash and the root,
+   * which V8 flattened and hashed for every lookup and the cache's admission hashed again (with
+   * the root's hex and the concatenation, ~4 % of a new-holder eth_call; docs/performance.md
+   * session 40). A run of calls on one state reuses the last key without a lookup (roots are
+   * replaced, never written in place). Forgetting the map (bounded) only costs the old states'
+   * cached outcomes their hits: their new key is a new number.
    */
   private stateKeyOf(block: Block, root: Uint8Array): string {
     const last = this.lastStateKey;
     if (last.block !== block || last.root !== root) {
+      const full = block.hashHex + hex(root);
+      let key = this.stateKeys.get(full);
+      if (key === undefined) {
+        if (this.stateKeys.size >= 4096) this.stateKeys.clear();
+        key = 's' + ++this.stateKeyCount;
+        this.stateKeys.set(full, key);
+      }
       last.block = block;
       last.root = root;
-      last.key = block.hashHex + hex(root);
+      last.key = key;
     }
     return last.key;
   }

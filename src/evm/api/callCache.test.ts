@@ -248,6 +248,12 @@ test('callCacheKey: every argument and the state key are part of the key', () =>
     { ...base, accessList: [] },
     { ...base, accessList: [{ address: '0x0200000000000000000000000000000000000005', storageKeys: ['0x01'] }] },
     { ...base, accessList: [{ address: '0x0200000000000000000000000000000000000005', storageKeys: ['0x02'] }] },
+    // The data as sent: the very array `data` is ('~'), or other bytes, as rawData or as rawInput.
+    { ...base, rawData: base.data },
+    { ...base, rawData: Uint8Array.from([9]) },
+    { ...base, rawInput: base.data },
+    { ...base, rawInput: Uint8Array.from([9]) },
+    { ...base, rawData: base.data, rawInput: base.data },
   ];
   const keys = new Set([k, ...variants.map((v) => callCacheKey('h1r1', 'cancun', v))]);
   assert.equal(keys.size, variants.length + 1);

@@ -137,7 +137,8 @@ function memoChars(memo: CallOutcomeMemo): number {
 
 /**
  * The cache key of a plain eth_call, or undefined when it must not be cached (call data too
- * large to be worth keeping). `stateKey` identifies the block and the state root it runs on.
+ * large to be worth keeping). `stateKey` identifies the block and the state root it runs on
+ * (Backend.stateKeyOf).
  * Every own field of `args` goes in (named), so a field added to CallArgs later can't be
  * forgotten; fields come in the object's own order (the parser's), which can only cost a hit.
  */
@@ -146,6 +147,12 @@ export function callCacheKey(stateKey: string, fork: string, args: CallArgs): st
   for (const f in args) {
     const v = (args as Record<string, unknown>)[f];
     if (v === undefined) continue;
+    // The data as sent (rawData or rawInput) is most often the very array `data` is: '~' says so,
+    // where the bytes' hex would say it a second time.
+    if (v === args.data && f !== 'data') {
+      key += '|' + f + '=~';
+      continue;
+    }
     const s = encodeValue(v);
     if (s === undefined) return undefined;
     key += '|' + f + '=' + s;
