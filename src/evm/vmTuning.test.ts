@@ -127,6 +127,18 @@ test('step loop override: results, gas, errors and step events as the package lo
     ['out of gas in a gas handler (memory expansion)', { code: '600163ffffffff52' }],
     ['dynamic gas, async handler (SLOAD, BALANCE)', { code: '600054' + '3031' + '0160005260206000f3' }],
     ['dynamic gas in a loop (MSTORE, MLOAD, KECCAK256)', { code: '60205b80518152602060002080600052600190038060025700' }],
+    // GAS reads the exact gasLeft after constant-gas steps, after a dynamic one and after a call
+    // gave gas back; the out-of-gas step is the same with the gas just enough, one short, and short
+    // by more; a frame that runs off its code's end has paid for every step.
+    ['GAS after constant-gas steps', { code: '6001600160015a60005260206000f3' }],
+    ['GAS after a dynamic step', { code: '600160005260015a60205260406000f3' }],
+    ['GAS after a nested call', { code: '6000600060006000600073' + 'bb'.repeat(20) + '61fffff1' + '5a' + '60005260206000f3' }],
+    ['constant-gas steps to the end of the code (no STOP)', { code: '6001600101' }],
+    ['constant gas just enough', { code: '6001'.repeat(10) + '00', gasLimit: 30n }],
+    ['constant gas one short', { code: '6001'.repeat(10) + '00', gasLimit: 29n }],
+    ['constant gas short mid-way', { code: '6001'.repeat(10) + '00', gasLimit: 23n }],
+    ['constant gas, then a dynamic step short of gas', { code: '6001'.repeat(5) + '600052' + '00', gasLimit: 20n }],
+    ['constant gas, then a dynamic step with just enough', { code: '6001'.repeat(5) + '600052' + '00', gasLimit: 27n }],
   ];
   const run = async (methods: { run: unknown; runStep: unknown; finish: unknown }, c: (typeof cases)[number][1], trace: boolean) => {
     Object.assign(proto, methods);
