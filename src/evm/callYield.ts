@@ -9,23 +9,30 @@
 /** How long a registered run computes between turns of the event loop. */
 export const YIELD_MS = 10;
 
-/** EVM instance → performance.now() of its run's last turn (registered while it runs). */
-const lastTurn = new WeakMap<object, number>();
+/**
+ * performance.now() of the run's last turn, on the EVM instance while a registered run is on it
+ * (undefined otherwise). A property, not a WeakMap of EVMs: a set and a delete in a WeakMap cost
+ * every eth_call ~0.5 µs (docs/performance.md session 40); it is never deleted (which would turn
+ * the EVM's properties into a dictionary), only set back to undefined.
+ */
+const LAST_TURN = Symbol('powder.lastTurn');
+type Registered = { [LAST_TURN]?: number };
 
 /** Runs `fn` (one run on `evm`) letting it yield; re-entrant (a trace's tx inside a replay). */
 export async function withYielding<T>(evm: object, fn: () => Promise<T>): Promise<T> {
-  if (lastTurn.has(evm)) return fn();
-  lastTurn.set(evm, performance.now());
+  const e = evm as Registered;
+  if (e[LAST_TURN] !== undefined) return fn();
+  e[LAST_TURN] = performance.now();
   try {
     return await fn();
   } finally {
-    lastTurn.delete(evm);
+    e[LAST_TURN] = undefined;
   }
 }
 
 /** Whether the run on `evm` is registered and has computed YIELD_MS since its last turn. */
 export function turnDue(evm: object): boolean {
-  const t = lastTurn.get(evm);
+  const t = (evm as Registered)[LAST_TURN];
   return t !== undefined && performance.now() - t >= YIELD_MS;
 }
 
@@ -33,7 +40,8 @@ export function turnDue(evm: object): boolean {
 export function takeTurn(evm: object): Promise<void> {
   return new Promise((resolve) =>
     setImmediate(() => {
-      if (lastTurn.has(evm)) lastTurn.set(evm, performance.now());
+      const e = evm as Registered;
+      if (e[LAST_TURN] !== undefined) e[LAST_TURN] = performance.now();
       resolve();
     }),
   );

@@ -115,7 +115,12 @@ export class WarpChain {
   /** eth_call / eth_estimateGas at a block of `timestamp`: predicates read as valid, unverified. */
   startCall(vm: VMLike, timestamp: bigint): void {
     this.listen(vm);
-    this.sessions.set(vm, { rules: this.d.rulesAt(timestamp), verify: false, results: new Map() });
+    const rules = this.d.rulesAt(timestamp);
+    // A call's session records nothing (neither verified nor replayed): the VM's last one serves
+    // again for the same rules (a session VM runs a call after another call on one block).
+    const s = this.sessions.get(vm);
+    if (s !== undefined && s.rules === rules && !s.verify && !s.recorded) return;
+    this.sessions.set(vm, { rules, verify: false, results: new Map() });
   }
 
   /**

@@ -289,6 +289,22 @@ export function rulesAt(cfg: ChainConfig, ts: bigint): Rules {
   };
 }
 
+/**
+ * rulesAt for one chain config, the last timestamp's rules kept: every eth_call asks for the rules
+ * of the block it runs on (the fork for its cache key, warp's call set-up), and each answer was
+ * a new Rules object with its map of precompiles (~1–2 % of a new-holder eth_call;
+ * docs/performance.md session 40). A config does not change once parsed, and rules are read only.
+ */
+export function lastRulesAt(cfg: ChainConfig): (ts: bigint) => Rules {
+  let last: { ts: bigint; rules: Rules } | undefined;
+  return (ts) => {
+    if (last !== undefined && last.ts === ts) return last.rules;
+    const rules = rulesAt(cfg, ts);
+    last = { ts, rules };
+    return rules;
+  };
+}
+
 function timeForked(v: JsonValue | undefined, ts: bigint): boolean {
   return typeof v === 'bigint' && v <= ts;
 }

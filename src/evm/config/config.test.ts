@@ -11,6 +11,7 @@ import {
   parseUpgradeConfig,
   precompileActivations,
   rulesAt,
+  lastRulesAt,
   stateUpgradesAt,
 } from './index.js';
 import { hashHeader, headerJSON, decodeHeader, encodeHeader } from '../header/index.js';
@@ -167,6 +168,14 @@ test('§4.3 network defaults: mainnet, fuji, `0` means default', () => {
   assert.equal(rulesAt(fuji, 1732550400n).isCancun, true);
   const fort = parseGenesis(genesisWith({ chainId: 1, fortunaTimestamp: 1607144400 }, { gasLimit: 8000000 }), 12345).config;
   assert.equal(rulesAt(fort, 1607144400n).isFortuna, true);
+});
+
+test('lastRulesAt: the rules rulesAt gives, the last timestamp\'s kept', () => {
+  const fuji = parseGenesis(genesisWith({ chainId: 1 }, { gasLimit: 8000000 }), 5).config;
+  const at = lastRulesAt(fuji);
+  for (const ts of [1732550399n, 1732550400n, 1732550400n, 0n, 1732550399n, 1732550399n]) assert.deepEqual(at(ts), rulesAt(fuji, ts), `at ${ts}`);
+  assert.equal(at(1732550400n), at(1732550400n), 'the same timestamp again: the same rules');
+  assert.notEqual(at(1732550399n).isEtna, at(1732550400n).isEtna);
 });
 
 const PRECOMPILE_CONFIG = {
