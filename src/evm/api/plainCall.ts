@@ -71,38 +71,44 @@ const intrinsicParams = new WeakMap<Common, { txGas: bigint; zero: bigint; nonZe
  * validated and given its sender for every call (~20 µs of a new-holder balanceOf's ~200 over
  * HTTP; docs/performance.md, session 21), while this path reads five fields and the intrinsic gas.
  * The intrinsic gas is ethereumjs' for a legacy transaction with a `to` (the base fee and the data
- * fee; EIP-2780's recipient gas and EIP-7702's are off wherever this path runs). Undefined where
- * the transaction's constructor could refuse a value (the caller then builds the real one, whose
- * error is the answer): a nonce or gas limit from 2^64 - 1 up, a value from 2^256.
+ * fee; EIP-2780's recipient gas and EIP-7702's are off wherever this path runs). (A class, so that
+ * a call makes no closure for getIntrinsicGas and isPlainCallTx needs no WeakSet entry.)
+ */
+class PlainCallTx implements PlainTx {
+  readonly type = 0;
+  readonly gasPrice = 0n;
+  constructor(
+    readonly to: Address,
+    readonly gasLimit: bigint,
+    readonly value: bigint,
+    readonly data: Uint8Array,
+    private readonly params: { txGas: bigint; zero: bigint; nonZero: bigint },
+  ) {}
+  getIntrinsicGas(): bigint {
+    const data = this.data;
+    let zeros = 0;
+    for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
+    const { txGas, zero, nonZero } = this.params;
+    return txGas + BigInt(zeros) * zero + BigInt(data.length - zeros) * nonZero;
+  }
+}
+
+/**
+ * plainCallTx's transaction for a call, or undefined where the transaction's constructor could
+ * refuse a value (the caller then builds the real one, whose error is the answer): a nonce or gas
+ * limit from 2^64 - 1 up, a value from 2^256.
  */
 export function plainCallTx(common: Common, f: { nonce: bigint; gasLimit: bigint; to: string; value: bigint; data: Uint8Array }): (PlainTx & TypedTransaction) | undefined {
   if (f.nonce >= TWO_POW_64 - 1n || f.gasLimit >= TWO_POW_64 - 1n || f.value >= TWO_POW_256) return undefined;
   let p = intrinsicParams.get(common);
   if (!p) intrinsicParams.set(common, (p = { txGas: common.param('txGas'), zero: common.param('txDataZeroGas'), nonZero: common.param('txDataNonZeroGas') }));
-  const { txGas, zero, nonZero } = p;
-  const data = f.data;
-  const tx: PlainTx = {
-    type: 0,
-    to: new Address(Buffer.from(f.to.slice(2), 'hex')),
-    gasLimit: f.gasLimit,
-    value: f.value,
-    data,
-    gasPrice: 0n,
-    getIntrinsicGas() {
-      let zeros = 0;
-      for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
-      return txGas + BigInt(zeros) * zero + BigInt(data.length - zeros) * nonZero;
-    },
-  };
-  madeHere.add(tx);
-  return tx as PlainTx & TypedTransaction;
+  return new PlainCallTx(new Address(Buffer.from(f.to.slice(2), 'hex')), f.gasLimit, f.value, f.data, p) as unknown as PlainTx & TypedTransaction;
 }
 
 /** Whether `tx` was made by plainCallTx (runTx needs a real transaction). */
 export function isPlainCallTx(tx: object): boolean {
-  return madeHere.has(tx);
+  return tx instanceof PlainCallTx;
 }
-const madeHere = new WeakSet<object>();
 
 /** The always-warm entry of a precompile: no slot is ever added to it (this path has no access list). */
 class NoWarmSlots extends Set<string> {
