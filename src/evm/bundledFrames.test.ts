@@ -6,13 +6,11 @@
 // kind of call must give it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { decodeFunctionResult, encodeFunctionData, getAddress, numberToHex, type Abi, type Hex } from 'viem';
 import { compile } from '../../test/solc.js';
-import { DEV_ADDRS, rpcClient, type Rpc } from './chain/testkit.js';
+import { DEV_ADDRS, type Rpc } from './chain/testkit.js';
+import { bundledDevNode, distFile } from './bundledNode.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -73,28 +71,13 @@ let stop: () => Promise<void>;
 let calleeAt: Hex;
 let callerAt: Hex;
 
-function distFile(name: string): string {
-  let d = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(d, 'bin', 'loadBundle.js'))) d = dirname(d);
-  const f = join(d, 'dist', name);
-  if (!existsSync(f)) throw new Error(`${f} is missing: npm test builds it (npm run build)`);
-  return f;
-}
-
 async function deploy(bytecode: Hex): Promise<Hex> {
   const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: bytecode, gas: '0x500000' }]);
   return (await rpc('eth_getTransactionReceipt', [hash])).contractAddress;
 }
 
 before(async () => {
-  const { startNode } = (await import(pathToFileURL(distFile('powder.lib.mjs')).href)) as typeof import('../index.js');
-  const dataDir = mkdtempSync(join(tmpdir(), 'powder-bundled-frames-'));
-  const node = await startNode({ 'http-port': 0, 'db-type': 'memdb', 'data-dir': dataDir, 'log-display-level': 'off' });
-  stop = async () => {
-    await node.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  rpc = rpcClient(node.url + '/ext/bc/dev/rpc');
+  ({ rpc, stop } = await bundledDevNode('powder-bundled-frames-'));
   calleeAt = await deploy(callee.bytecode);
   callerAt = await deploy(caller.bytecode);
 });

@@ -8,13 +8,10 @@
 // size, nested, and read zeros where they wrote nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, keccak256, numberToHex, type Hex } from 'viem';
 import { compile } from '../../test/solc.js';
-import { DEV_ADDRS, rpcClient, type Rpc } from './chain/testkit.js';
+import { DEV_ADDRS, type Rpc } from './chain/testkit.js';
+import { bundledDevNode } from './bundledNode.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -65,23 +62,8 @@ let rpc: Rpc;
 let stop: () => Promise<void>;
 let contract: Hex;
 
-function bundle(): string {
-  let d = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(d, 'bin', 'loadBundle.js'))) d = dirname(d);
-  const f = join(d, 'dist', 'powder.lib.mjs');
-  if (!existsSync(f)) throw new Error(`${f} is missing: npm test builds it (npm run build)`);
-  return f;
-}
-
 before(async () => {
-  const { startNode } = (await import(pathToFileURL(bundle()).href)) as typeof import('../index.js');
-  const dataDir = mkdtempSync(join(tmpdir(), 'powder-bundled-words-'));
-  const node = await startNode({ 'http-port': 0, 'db-type': 'memdb', 'data-dir': dataDir, 'log-display-level': 'off' });
-  stop = async () => {
-    await node.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  rpc = rpcClient(node.url + '/ext/bc/dev/rpc');
+  ({ rpc, stop } = await bundledDevNode('powder-bundled-words-'));
   const hash = await rpc('eth_sendTransaction', [{ from: DEV_ADDRS[0], data: words.bytecode, gas: '0x500000' }]);
   contract = (await rpc('eth_getTransactionReceipt', [hash])).contractAddress;
 });
