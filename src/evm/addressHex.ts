@@ -2,10 +2,10 @@
 // (the caller, the callee, the frame's own address) into hex ~20 times — the state's account and
 // storage maps, the journal and the warm sets are keyed by it — each a native call and a new
 // string whose hash V8 then computes again for every map it is looked up in (~4 % of a new-holder
-// call; docs/performance.md session 40). The string is kept on the object: Address objects are
-// never written after they are made (@ethereumjs and Powder make a new one for every new address),
-// and the bundle's Address constructor declares the field (scripts/bundle.mjs), so every Address
-// keeps one shape.
+// call; docs/performance.md session 40). The string is kept on the object: an Address's bytes
+// are never written after it is made (@ethereumjs and Powder make a new Address for every new
+// address), and the bundle's Address constructor declares the field (scripts/bundle.mjs), so every
+// Address keeps one shape. (The field is a plain one: a spread or JSON of an Address shows it.)
 import type { Address } from '@ethereumjs/util';
 import { hexOf } from '../hexOf.js';
 
