@@ -30,6 +30,38 @@ test('isActivatedEIP: the table answers as the array it stands for, across hardf
   assert.equal(common.isActivatedEIP(4844), false);
 });
 
+test('param and consensusType: the memos answer as the package does, across hardfork and EIP changes and copies', async () => {
+  const { originalCommonMethods } = await import('./vmTuning.js');
+  const { paramsEVM } = await import('@ethereumjs/evm');
+  // (The EVM's parameters, as an EVM gives its Common.)
+  const common = new Common({ chain: Mainnet, hardfork: Hardfork.Chainstart, params: paramsEVM });
+  const names = () => Object.keys((common as unknown as { _paramsCache: object })._paramsCache);
+  const agree = (c: Common, label: string) => {
+    assert.equal(c.consensusType(), originalCommonMethods.consensusType.call(c as never), `${label}: consensusType`);
+    for (const name of names()) assert.equal(c.param(name), originalCommonMethods.param.call(c as never, name), `${label}: ${name}`);
+    assert.throws(() => c.param('noSuchParam'), /Missing parameter value for noSuchParam/);
+    assert.throws(() => c.param('noSuchParam'), /Missing parameter value for noSuchParam/, 'a missing parameter throws again');
+  };
+  assert.equal((common.param as { powderMemo?: boolean }).powderMemo, true, 'the memo is installed');
+  agree(common, 'chainstart');
+  for (const hf of [Hardfork.Berlin, Hardfork.London, Hardfork.Paris, Hardfork.Cancun, Hardfork.Berlin]) {
+    common.setHardfork(hf);
+    agree(common, hf);
+  }
+  assert.equal(common.param('coldsloadGas'), 2100n);
+  common.setHardfork(Hardfork.London);
+  assert.equal(common.consensusType(), 'pow');
+  common.setHardfork(Hardfork.Paris);
+  assert.equal(common.consensusType(), 'pos', 'the Merge changes the consensus type');
+  common.setEIPs([3855]);
+  agree(common, 'paris + 3855');
+  const copy = common.copy();
+  copy.setHardfork(Hardfork.Cancun);
+  agree(copy, 'a copy at cancun');
+  assert.equal(copy.param('tstoreGas'), 100n);
+  assert.throws(() => common.param('tstoreGas'), /Missing parameter/, 'the original stays at paris');
+});
+
 test('runInterpreter override: every frame result is the one the package method gives (returns, reverts, errors, storage and logs, nested calls, creates)', async () => {
   const { EVM } = await import('@ethereumjs/evm');
   const { createEVM } = await import('@ethereumjs/evm');

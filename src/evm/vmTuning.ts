@@ -148,6 +148,66 @@ function installEIPBits(proto: CommonLike): void {
 
 if (typeof (Common.prototype as unknown as CommonLike).isActivatedEIP === 'function') installEIPBits(Common.prototype as unknown as CommonLike);
 
+interface CommonParamsLike {
+  _paramsCache: object;
+  _hardfork: string;
+  HARDFORK_CHANGES: unknown;
+  param(name: string): bigint;
+  consensusType(): string;
+  /** The params cache the values below were read from, and the values. */
+  powderParamsOf?: object;
+  powderParams?: Map<string, bigint>;
+  /** The hardfork and hardfork table the consensus type below was found for, and the type. */
+  powderConsensusOf?: string;
+  powderConsensusChanges?: unknown;
+  powderConsensus?: string;
+}
+
+/**
+ * Common.param turns the params cache's value into a new BigInt on every call (the gas handlers
+ * ask ~15 times per eth_call), and consensusType walks the hardfork table (every Interpreter made
+ * asks once). Both answers depend only on what they are kept with: the params cache object, which
+ * Common replaces whole when its hardfork or EIPs change (_buildParamsCache), and the hardfork
+ * and its table. A missing parameter still throws the package's error, every time.
+ */
+function installParamMemos(proto: CommonParamsLike): void {
+  const param = proto.param;
+  const consensusType = proto.consensusType;
+  if ((param as { powderMemo?: boolean }).powderMemo) return;
+  const memoParam = function (this: CommonParamsLike, name: string): bigint {
+    let values = this.powderParams;
+    if (this.powderParamsOf !== this._paramsCache || values === undefined) {
+      this.powderParamsOf = this._paramsCache;
+      this.powderParams = values = new Map();
+    }
+    let v = values.get(name);
+    if (v === undefined) {
+      v = param.call(this, name);
+      values.set(name, v);
+    }
+    return v;
+  };
+  (memoParam as { powderMemo?: boolean }).powderMemo = true;
+  proto.param = memoParam;
+  proto.consensusType = function (this: CommonParamsLike): string {
+    if (this.powderConsensusOf !== this._hardfork || this.powderConsensusChanges !== this.HARDFORK_CHANGES || this.powderConsensus === undefined) {
+      this.powderConsensus = consensusType.call(this);
+      this.powderConsensusOf = this._hardfork;
+      this.powderConsensusChanges = this.HARDFORK_CHANGES;
+    }
+    return this.powderConsensus;
+  };
+}
+
+/** Common's own param and consensusType, as they were before installParamMemos (tests compare). */
+export const originalCommonMethods = {
+  param: (Common.prototype as unknown as CommonParamsLike).param,
+  consensusType: (Common.prototype as unknown as CommonParamsLike).consensusType,
+};
+if (typeof (Common.prototype as unknown as CommonParamsLike).param === 'function' && typeof (Common.prototype as unknown as CommonParamsLike).consensusType === 'function') {
+  installParamMemos(Common.prototype as unknown as CommonParamsLike);
+}
+
 interface EVMLike {
   runInterpreter(message: any, opts?: any): Promise<any>;
   stateManager: any;
