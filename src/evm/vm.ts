@@ -3,7 +3,7 @@
 import type { ChainContext, ChainVM } from '../vms/types.js';
 import type { RouteHandler } from '../server/router.js';
 import { RpcError, createEthRpcHandlers, type EthRpcHandlers, type RpcMethod } from './rpc/server.js';
-import { parseGenesis, genesisHeader, genesisAirdrop, lastRulesAt, type Genesis } from './config/index.js';
+import { parseGenesis, genesisHeader, genesisAirdrop, cachedRulesAt, type Genesis } from './config/index.js';
 import { checkConfigCompatible } from './config/compat.js';
 import { Blockchain } from './chain/blockchain.js';
 import { writeGenesisState } from './chain/genesisState.js';
@@ -68,7 +68,7 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const rulesView: ChainRulesView = {
     chainId: cfg.chainId,
     networkUpgrades: cfg.networkUpgrades,
-    rulesAt: lastRulesAt(cfg),
+    rulesAt: cachedRulesAt(cfg),
     genesisFeeConfig: cfg.feeConfig,
     allowFeeRecipients: cfg.allowFeeRecipients,
     cfg,

@@ -22,7 +22,7 @@
 import type { Common } from '@ethereumjs/common';
 import type { EVMResult } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { Account, Address, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { Account, Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { addressHex } from '../addressHex.js';
 

@@ -83,8 +83,6 @@ function stripZeros(v: Uint8Array): Uint8Array {
 }
 
 export class Consensus {
-  private readonly rulesCache = new Map<bigint, Rules>();
-
   constructor(
     readonly rules: ChainRulesView,
     readonly env: PrecompileEnv,
@@ -96,14 +94,9 @@ export class Consensus {
     private readonly cachedAccount?: (b: Block, addrHex: string) => Account | undefined,
   ) {}
 
+  /** The rules at `ts` (the chain's rules view keeps them: config/chainConfig.ts, cachedRulesAt). */
   rulesAt(ts: bigint): Rules {
-    let r = this.rulesCache.get(ts);
-    if (!r) {
-      r = this.rules.rulesAt(ts);
-      if (this.rulesCache.size > 256) this.rulesCache.clear();
-      this.rulesCache.set(ts, r);
-    }
-    return r;
+    return this.rules.rulesAt(ts);
   }
 
   /**

@@ -290,17 +290,21 @@ export function rulesAt(cfg: ChainConfig, ts: bigint): Rules {
 }
 
 /**
- * rulesAt for one chain config, the last timestamp's rules kept: every eth_call asks for the rules
- * of the block it runs on (the fork for its cache key, warp's call set-up), and each answer was
- * a new Rules object with its map of precompiles (~1–2 % of a new-holder eth_call;
- * docs/performance.md session 40). A config does not change once parsed, and rules are read only.
+ * rulesAt for one chain config, its answers kept (up to 256 timestamps, then it starts over): the
+ * chain asks for the rules of every block it builds or replays and every eth_call for its block's
+ * (the fork of its cache key, warp's call set-up), and each answer was a new Rules object with its
+ * map of precompiles (~1–2 % of a new-holder eth_call; docs/performance.md session 40). A config
+ * does not change once parsed, and rules are read only.
  */
-export function lastRulesAt(cfg: ChainConfig): (ts: bigint) => Rules {
-  let last: { ts: bigint; rules: Rules } | undefined;
+export function cachedRulesAt(cfg: ChainConfig): (ts: bigint) => Rules {
+  const kept = new Map<bigint, Rules>();
   return (ts) => {
-    if (last !== undefined && last.ts === ts) return last.rules;
-    const rules = rulesAt(cfg, ts);
-    last = { ts, rules };
+    let rules = kept.get(ts);
+    if (rules === undefined) {
+      if (kept.size >= 256) kept.clear();
+      rules = rulesAt(cfg, ts);
+      kept.set(ts, rules);
+    }
     return rules;
   };
 }

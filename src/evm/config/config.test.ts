@@ -11,7 +11,7 @@ import {
   parseUpgradeConfig,
   precompileActivations,
   rulesAt,
-  lastRulesAt,
+  cachedRulesAt,
   stateUpgradesAt,
 } from './index.js';
 import { hashHeader, headerJSON, decodeHeader, encodeHeader } from '../header/index.js';
@@ -170,12 +170,15 @@ test('§4.3 network defaults: mainnet, fuji, `0` means default', () => {
   assert.equal(rulesAt(fort, 1607144400n).isFortuna, true);
 });
 
-test('lastRulesAt: the rules rulesAt gives, the last timestamp\'s kept', () => {
+test('cachedRulesAt: the rules rulesAt gives, kept per timestamp up to its bound', () => {
   const fuji = parseGenesis(genesisWith({ chainId: 1 }, { gasLimit: 8000000 }), 5).config;
-  const at = lastRulesAt(fuji);
+  const at = cachedRulesAt(fuji);
   for (const ts of [1732550399n, 1732550400n, 1732550400n, 0n, 1732550399n, 1732550399n]) assert.deepEqual(at(ts), rulesAt(fuji, ts), `at ${ts}`);
   assert.equal(at(1732550400n), at(1732550400n), 'the same timestamp again: the same rules');
   assert.notEqual(at(1732550399n).isEtna, at(1732550400n).isEtna);
+  // Past 256 timestamps it starts over, and answers as rulesAt still.
+  for (let ts = 1732550000n; ts < 1732550600n; ts++) assert.equal(at(ts).isEtna, rulesAt(fuji, ts).isEtna, `at ${ts}`);
+  assert.deepEqual(at(1732550400n), rulesAt(fuji, 1732550400n));
 });
 
 const PRECOMPILE_CONFIG = {
