@@ -69,6 +69,22 @@ const PACKAGE_PATCHES = [
     ].join('\n'),
   },
   {
+    // runCall, _executeCall and _addToBalance await the journal's steps and the message events,
+    // which Powder's journal and quiet emitters hand back as one settled promise (src/evm/settled.ts
+    // SETTLED: journalTuning.ts, callState.ts, chain/exec.ts); an await of it still costs a promise
+    // reaction and a microtask turn (~0.1 µs each, six on every eth_call's message). Such a result
+    // is not awaited: the statement's effect is done when it returns. Anything else (a listener's
+    // promise, an unpatched journal's) is awaited as before.
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
+    find: /^(\s*)await (this\.(?:journal\.(?:checkpoint|commit|revert)\(\)|journal\.putAccount\(message\.to, toAccount\)|_emit\('(?:beforeMessage|afterMessage)', (?:message|result)\)));$/gm,
+    replace: '$1{ const powderStep = $2; if (powderStep !== powderSettled) await powderStep; }',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
+    find: /^/,
+    replace: `import { SETTLED as powderSettled } from ${JSON.stringify(join(root, 'dist/src/evm/settled.js'))};\n`,
+  },
+  {
     // src/evm/addressHex.ts keeps an Address's hex on the object; declared in the constructor, the
     // field is part of every Address's first shape, not a second shape added on first use.
     file: /[\\/]@ethereumjs[\\/]util[\\/]dist[\\/]esm[\\/]address\.js$/,

@@ -159,8 +159,10 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
   };
 
   /**
-   * A step with dynamic gas. (Its closures live here, not in runStep: a function whose variables
-   * a closure captures allocates their context on every call, ~60 bytes of every step.)
+   * A step with dynamic gas. (Closures live in functions of their own, reached only when they are
+   * needed: a function whose variables a closure captures allocates their context on every call,
+   * ~60 bytes, even when it makes no closure; most dynamic steps — MSTORE, MLOAD, KECCAK256 — have
+   * their gas at once and nobody listening.)
    */
   const dynamicStep = (interp: InterpreterLike, op: OpEntry, info: OpInfo): Promise<void> | undefined => {
     // The handler's promise is the step's only wait (the package's async runStep adds its own
@@ -168,17 +170,23 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     // the package's runStep, which asks again after the gas handler.
     const memorySize = interp._runState.memoryWordCount;
     const gas = op.gasHandler(interp._runState, info.feeBigInt, interp.common);
-    const after = (g: bigint): Promise<void> | undefined =>
-      telling(interp) ? interp._runStepHook(g, interp.getGasLeft(), memorySize).then(() => finish(interp, op, info, g)) : finish(interp, op, info, g);
-    if (!(gas instanceof Promise)) return after(gas);
-    return gas.then(after, (e: unknown) => {
-      const ev = e as { errorType?: string } | null;
-      if (typeof e === 'object' && ev !== null && ev.errorType === 'EVMError' && telling(interp)) {
-        return interp._runStepHook(info.feeBigInt, interp.getGasLeft(), memorySize).then(() => Promise.reject(e));
-      }
-      throw e;
-    });
+    if (gas instanceof Promise) return gasAwaited(interp, op, info, gas, memorySize);
+    return telling(interp) ? heardStep(interp, op, info, gas, memorySize) : finish(interp, op, info, gas);
   };
+  const gasAwaited = (interp: InterpreterLike, op: OpEntry, info: OpInfo, gas: Promise<bigint>, memorySize: bigint): Promise<void> =>
+    gas.then(
+      (g) => (telling(interp) ? heardStep(interp, op, info, g, memorySize) : finish(interp, op, info, g)),
+      (e: unknown) => {
+        const ev = e as { errorType?: string } | null;
+        if (typeof e === 'object' && ev !== null && ev.errorType === 'EVMError' && telling(interp)) {
+          return interp._runStepHook(info.feeBigInt, interp.getGasLeft(), memorySize).then(() => Promise.reject(e));
+        }
+        throw e;
+      },
+    );
+  /** The rest of a dynamic-gas step whose `step` listener (or DEBUG) hears it first. */
+  const heardStep = (interp: InterpreterLike, op: OpEntry, info: OpInfo, g: bigint, memorySize: bigint): Promise<void> =>
+    interp._runStepHook(g, interp.getGasLeft(), memorySize).then(() => finish(interp, op, info, g));
 
   /**
    * A step of a frame that keeps a step log: the package's runStep (without the code-chunk EIPs

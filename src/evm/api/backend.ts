@@ -49,6 +49,7 @@ import { AccountManager, type Wallet } from '../keystore/manager.js';
 import { KeystoreError } from '../keystore/keyfile.js';
 import { createGethTx, gethTxFromValues } from './gethTx.js';
 import { hex0x } from '../../hexOf.js';
+import { SETTLED } from '../settled.js';
 
 /**
  * geth's SubmitTransaction log line (internal/ethapi), which Subnet-EVM writes at INFO for every
@@ -495,7 +496,11 @@ export class EvmBackend {
     const execCtx = execBlock(header, common, { baseFee: ctxBaseFee });
     let result: RunTxResult | undefined;
     let run: { execResult: RunTxResult['execResult']; totalGasSpent: bigint };
-    if (session) await sm.checkpoint();
+    // (A call state's checkpoint and revert hand back SETTLED: no await, no microtask turn.)
+    if (session) {
+      const p = sm.checkpoint();
+      if (p !== SETTLED) await p;
+    }
     const plainRun = opts.plain === true && !opts.trace && canRunPlainCall(vm, tx);
     if (!plainRun && isPlainCallTx(tx)) tx = realTx(); // (a VM with DEBUG, or a fork's rules this path does not run)
     // The plain path skips the EOA check itself; runTx needs the sender's code hash masked.
@@ -514,7 +519,10 @@ export class EvmBackend {
     } finally {
       setConsole(vm.evm, undefined);
       unmask?.();
-      if (session) await sm.revert();
+      if (session) {
+        const p = sm.revert();
+        if (p !== SETTLED) await p;
+      }
     }
     const invalid = this.consensus.invalidTxReason(vm);
     if (invalid) throw new RpcError(-32000, invalid);
