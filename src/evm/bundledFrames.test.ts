@@ -129,3 +129,31 @@ test('bundled frames: a STATICCALL may not write; CALL writes the callee\'s stor
   assert.equal(await call('staticWrite', [calleeAt]), false);
   assert.deepEqual(await call('writes', [calleeAt, 9n, 11n]), [9n, 11n]);
 });
+
+test('bundled frames: the bundle skips awaiting only the settled promises of runCall\'s journal steps and events', () => {
+  const text = readFileSync(distFile('powder.lib.cjs'), 'utf8');
+  // (esbuild's output: the import's own name, SETTLED, and `if (x) await y` as `x && await y`.)
+  const sites = text.match(/\{let powderStep=this\.(?:journal\.(?:checkpoint|commit|revert)\(\)|journal\.putAccount\(message\.to,toAccount\)|_emit\("(?:before|after)Message",(?:message|result)\));powderStep!==SETTLED\d*&&await powderStep\}/g) ?? [];
+  assert.equal(sites.length, 7, sites.join('\n'));
+});
+
+test('bundled frames: with listeners (a call tracer) every frame is heard, and a failed inner frame is reverted', async () => {
+  const data = encodeFunctionData({ abi: caller.abi as Abi, functionName: 'writes', args: [calleeAt, 3n, 4n] });
+  const trace = await rpc('debug_traceCall', [{ from: DEV_ADDRS[0], to: callerAt, data }, 'latest', { tracer: 'callTracer' }]);
+  assert.deepEqual(
+    trace.calls.map((c: { type: string; to: string }) => [c.type, c.to]),
+    [
+      ['CALL', calleeAt.toLowerCase()],
+      ['DELEGATECALL', calleeAt.toLowerCase()],
+      ['STATICCALL', calleeAt.toLowerCase()],
+    ],
+  );
+  const failing = encodeFunctionData({ abi: caller.abi as Abi, functionName: 'staticWrite', args: [calleeAt] });
+  const t2 = await rpc('debug_traceCall', [{ from: DEV_ADDRS[0], to: callerAt, data: failing }, 'latest', { tracer: 'callTracer' }]);
+  assert.equal(t2.calls.length, 1);
+  assert.equal(t2.calls[0].type, 'STATICCALL');
+  assert.equal(t2.calls[0].error, 'write protection');
+  // The failed write left nothing behind: the callee's slot is still what its constructor wrote.
+  assert.deepEqual(await call('writes', [calleeAt, 9n, 11n]), [9n, 11n]);
+  assert.equal(await rpc('eth_call', [{ to: calleeAt, data: encodeFunctionData({ abi: callee.abi as Abi, functionName: 'stored' }) }, 'latest']), numberToHex(5n, { size: 32 }));
+});
