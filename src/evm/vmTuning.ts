@@ -279,57 +279,44 @@ function installFrameResult(proto: EVMLike, Interpreter: InterpreterClass): void
 }
 
 /**
- * The frame result's `runState`, the package's `{...runState, ...result, ...env}`, as an own
- * enumerable property (a spread of the result copies it) that merges its three sources on first
- * read. The merge makes a ~50-key object (a frame's result took 4.4–5.5 µs to build with it,
- * 2.4–2.9 µs with this accessor instead, in a microbenchmark; docs/performance.md, session 19),
- * and almost nothing reads it: the packages themselves never do, Powder reads `opCode` for an error's
- * text and the call tracer `opCode` and `env`. The sources are the finished frame's own objects,
- * which nothing changes afterwards, so a later merge gives what an immediate one would have.
+ * The frame result's `runState`, the package's `{...runState, ...result, ...env}`, as a view that
+ * merges its three sources on first use. The merge makes a ~50-key object (a frame's result took
+ * 4.4–5.5 µs to build with it, 2.4–2.9 µs without, in a microbenchmark; docs/performance.md,
+ * session 19), and almost nothing reads it: the packages themselves never do, Powder reads
+ * `opCode` for an error's text and the call tracer `opCode` and `env`. The sources are the
+ * finished frame's own objects, which nothing changes afterwards, so a later merge gives what an
+ * immediate one would have.
  *
- * Every result gets the same getter and setter, its sources in a hidden property of its own. With
- * functions made for each frame, the frames of every eth_call survived two scavenges (~3 KB a
- * call, the 7–8 mark-compacts per 2 s of a new-holder load); with shared functions and the sources
- * in a WeakMap they still did (measured, not explained; performance.md, session 37).
+ * The view is a Proxy whose every operation goes to the merged object (built by the first one), in
+ * a plain data property: a spread or a copy of the result carries the same view, an assignment
+ * replaces it, as on the package's property. Before it was an accessor defined on each result (one
+ * shared getter, its sources in a hidden property): two Object.defineProperty calls, ~1.2 µs of
+ * every eth_call's profile, against ~0.1 for a Proxy (docs/performance.md, session 41). (Per-frame
+ * getter functions had given each result a hidden class of its own, which kept the frames of every
+ * eth_call alive across two scavenges; performance.md, session 37.)
  */
 function defineMergedRunState(target: object, runState: object, result: object, env: object): void {
-  const sources: RunStateSources = { runState, result, env, merged: undefined, built: false };
-  Object.defineProperty(target, RUN_STATE_SOURCES, { value: sources });
-  Object.defineProperty(target, 'runState', MERGED_RUN_STATE);
+  const sources: RunStateSources = { runState, result, env, merged: undefined };
+  (target as { runState?: unknown }).runState = new Proxy(sources, MERGED_VIEW);
 }
 
 interface RunStateSources {
   runState: object;
   result: object;
   env: object;
-  merged: unknown;
-  built: boolean;
+  merged: object | undefined;
 }
-/** The sources of a frame result's merged run state (non-enumerable: a spread leaves it behind). */
-const RUN_STATE_SOURCES = Symbol('powder.runStateSources');
-type WithSources = { [RUN_STATE_SOURCES]?: RunStateSources };
-const MERGED_RUN_STATE: PropertyDescriptor = {
-  configurable: true,
-  enumerable: true,
-  get(this: WithSources): unknown {
-    const s = this[RUN_STATE_SOURCES];
-    if (s === undefined) return undefined;
-    if (!s.built) {
-      s.merged = Object.assign({}, s.runState, s.result, s.env);
-      s.built = true;
-    }
-    return s.merged;
-  },
-  set(this: WithSources, v: unknown): void {
-    const s = this[RUN_STATE_SOURCES];
-    if (s === undefined) {
-      // (The accessor is only ever defined with its sources; kept total for safety.)
-      Object.defineProperty(this, 'runState', { value: v, writable: true, enumerable: true, configurable: true });
-      return;
-    }
-    s.merged = v;
-    s.built = true;
-  },
+const merged = (s: RunStateSources): object => (s.merged ??= Object.assign({}, s.runState, s.result, s.env));
+/** Every trap that reads or writes an object's own properties, on the merged object. */
+const MERGED_VIEW: ProxyHandler<RunStateSources> = {
+  get: (s, key) => Reflect.get(merged(s), key),
+  set: (s, key, value) => Reflect.set(merged(s), key, value),
+  has: (s, key) => Reflect.has(merged(s), key),
+  deleteProperty: (s, key) => Reflect.deleteProperty(merged(s), key),
+  ownKeys: (s) => Reflect.ownKeys(merged(s)),
+  getOwnPropertyDescriptor: (s, key) => Reflect.getOwnPropertyDescriptor(merged(s), key),
+  defineProperty: (s, key, d) => Reflect.defineProperty(merged(s), key, d),
+  getPrototypeOf: (s) => Reflect.getPrototypeOf(merged(s)),
 };
 
 /** The package's own runInterpreter, as it was before the override (tests compare the two). */

@@ -32,14 +32,20 @@ export class CallResultCache {
   private previous = new Map<string, CallOutcomeMemo>();
   private currentChars = 0;
   /**
-   * Admission: hashes of the keys offered once and not kept. An outcome is kept when its call is
+   * Admission: the keys offered once and not kept, by hash. An outcome is kept when its call is
    * run a second time. A stream of calls that never repeat (a new holder per balanceOf) would
    * otherwise move every outcome into V8's old generation (~1 KB each: the key's text, the memo,
    * the map's slot) for the collectors to copy and then sweep: ~7–10 % of such a call's rate at
    * one connection (docs/performance.md, session 36). A call asked for again runs once more before
-   * it is answered from here. A hash collision only admits an outcome early: the key is exact.
+   * it is answered from here.
+   *
+   * A table of fixed size, one slot per low bits of the hash holding the hash + 1 (0: empty): an
+   * offer made and one forgotten cost a store, where a Set of hashes grew, was emptied when full,
+   * and rehashed on the way (~0.4 µs of a new-holder eth_call; docs/performance.md, session 41). A
+   * later key on the same slot forgets the earlier offer (that call runs once more before it is
+   * kept); two equal hashes admit an outcome early. Either way the cache's key stays exact.
    */
-  private readonly offered = new Set<number>();
+  private readonly offered: Uint32Array;
   hits = 0;
   misses = 0;
 
@@ -50,7 +56,11 @@ export class CallResultCache {
     readonly maxChars = 2 * 1024 * 1024,
     /** Keep an outcome only when it is offered a second time (see `offered`). */
     readonly admitOnSecondRun = true,
-  ) {}
+  ) {
+    let slots = 16;
+    while (slots < maxEntries * 2) slots *= 2;
+    this.offered = new Uint32Array(admitOnSecondRun ? slots : 0);
+  }
 
   get size(): number {
     return this.current.size + this.previous.size;
@@ -75,13 +85,12 @@ export class CallResultCache {
     if (memoChars(memo) > MAX_ITEM_CHARS) return;
     if (this.admitOnSecondRun) {
       const h = keyHash(key);
-      if (!this.offered.has(h)) {
-        // Bounded like the entries: forgetting offers only costs a repeated call one more run.
-        if (this.offered.size >= this.maxEntries * 2) this.offered.clear();
-        this.offered.add(h);
+      const slot = h & (this.offered.length - 1);
+      if (this.offered[slot] !== h + 1) {
+        this.offered[slot] = h + 1;
         return;
       }
-      this.offered.delete(h);
+      this.offered[slot] = 0;
     }
     this.previous.delete(key);
     this.add(key, memo);
@@ -98,7 +107,7 @@ export class CallResultCache {
   }
 
   clear(): void {
-    this.offered.clear();
+    this.offered.fill(0);
     this.current.clear();
     this.previous.clear();
     this.currentChars = 0;
@@ -143,22 +152,27 @@ function memoChars(memo: CallOutcomeMemo): number {
  * forgotten; fields come in the object's own order (the parser's), which can only cost a hit.
  */
 export function callCacheKey(stateKey: string, fork: string, args: CallArgs): string | undefined {
-  let key = stateKey + '|' + fork;
+  // The parts are joined once at the end: a join makes one flat string, where `+=` made a rope
+  // that V8 copied to hash it for the lookup and flattened again for keyHash (~0.2 µs of a call).
+  const parts = [stateKey, '|', fork];
+  let length = stateKey.length + 1 + fork.length;
   for (const f in args) {
     const v = (args as Record<string, unknown>)[f];
     if (v === undefined) continue;
     // The data as sent (rawData or rawInput) is most often the very array `data` is: '~' says so,
     // where the bytes' hex would say it a second time.
     if (v === args.data && f !== 'data') {
-      key += '|' + f + '=~';
+      parts.push('|', f, '=~');
+      length += f.length + 3;
       continue;
     }
     const s = encodeValue(v);
     if (s === undefined) return undefined;
-    key += '|' + f + '=' + s;
-    if (key.length > MAX_ITEM_CHARS) return undefined;
+    parts.push('|', f, '=', s);
+    length += f.length + 2 + s.length;
+    if (length > MAX_ITEM_CHARS) return undefined;
   }
-  return key;
+  return parts.join('');
 }
 
 function encodeValue(v: unknown): string | undefined {
