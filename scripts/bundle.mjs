@@ -288,6 +288,14 @@ const PACKAGE_PATCHES = [
   // TLOAD's keys, their gas handlers' keys, CREATE2's salt …) do it as setLengthLeft(bigIntToBytes(w),
   // 32): a minimal array, then a padded copy. powderWordBytes (added to util's bytes.js above, so
   // the package's index exports it) writes the word once, the same 32 bytes.
+  {
+    // KECCAK256 pushes its digest as BigInt(bytesToHex(digest)): the 32 bytes as hex, then BigInt's
+    // parser. bytesToBigInt (patched above: a 32-byte word read as eight 32-bit parts) gives the
+    // same BigInt without the string (the digest is always 32 bytes).
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]opcodes[\\/]functions\.js$/,
+    find: /const r = BigInt\(bytesToHex\(\(common\.customCrypto\.keccak256 \?\? keccak_256\)\(data\)\)\);/,
+    replace: 'const r = bytesToBigInt((common.customCrypto.keccak256 ?? keccak_256)(data));',
+  },
   ...['functions', 'gas'].map((name) => ({
     file: new RegExp(`[\\\\/]@ethereumjs[\\\\/]evm[\\\\/]dist[\\\\/]esm[\\\\/]opcodes[\\\\/]${name}\\.js$`),
     find: /^[\s\S]*$/,

@@ -1,6 +1,7 @@
 // The bundle's own conversions between EVM words and bytes (scripts/bundle.mjs patches
 // @ethereumjs/util's bytesToBigInt and bigIntToBytes, and the opcodes' setLengthLeft(bigIntToBytes(w),
-// 32), and gives the EVM's memory stores from shared slabs, in the bundles only). A node started from dist/powder.lib.mjs runs a contract over words at
+// 32), KECCAK256's push of its digest, and gives the EVM's memory stores from shared slabs, in the
+// bundles only). A node started from dist/powder.lib.mjs runs a contract over words at
 // every boundary the new code has (zero, 2^48, 2^64, 2^128, 2^192, 2^255, 2^256 - 1) and more:
 // CALLDATALOAD and MLOAD read them, MSTORE, SSTORE, SLOAD and TSTORE write and key by them, and
 // what the EVM saw is checked against what JavaScript computes from the numbers (their keccak as
@@ -80,6 +81,16 @@ test('bundled words: calldata and memory words read back, and their keccak is th
   const [out, hashes] = decodeFunctionResult({ abi: words.abi, functionName: 'echo', data: await call('echo', [XS]) }) as [bigint[], Hex[]];
   assert.deepEqual(out, XS);
   assert.deepEqual(hashes, XS.map((x) => keccak256(word(x))));
+});
+
+test('bundled words: KECCAK256 pushes its digest as the word it is, leading zero bytes included', async () => {
+  // (KECCAK256's digest goes to the stack through the patched bytesToBigInt, not through its hex.)
+  // 480's and 43786's words hash to digests that begin with one and two zero bytes.
+  const xs = [480n, 43786n, 1n];
+  const want = xs.map((x) => keccak256(word(x)));
+  assert.ok(want[0]!.startsWith('0x00') && want[1]!.startsWith('0x0000'), 'the inputs still give leading zeros');
+  const [, hashes] = decodeFunctionResult({ abi: words.abi, functionName: 'echo', data: await call('echo', [xs]) }) as [bigint[], Hex[]];
+  assert.deepEqual(hashes, want);
 });
 
 test('bundled words: storage keyed and valued by the words, in the EVM and in eth_getStorageAt', async () => {

@@ -57,6 +57,7 @@ interface JournalLike {
   touchAccount(address: string): void;
   addWarmedAddress(address: Uint8Array): void;
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
+  isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
 }
 
 /** The last entry's diff, given collections of its own if it still had the shared empty one. */
@@ -84,6 +85,7 @@ const EXPECTED: Record<string, RegExp> = {
   touchAccount: LAST_DIFF,
   addWarmedAddress: LAST_DIFF,
   addWarmedStorage: LAST_DIFF,
+  isWarmedStorage: /^isWarmedStorage\((\w+),\s*(\w+)\)\s*\{\s*(\/\/[^\n]*\s*)?(const|let) (\w+)\s*=\s*bytesToUnprefixedHex\d*\(\1\)[;,]\s*(const|let)?\s*(\w+)\s*=\s*this\.journal\.get\(\5\)[\s\S]*alwaysWarmJournal\.has\(\5\)[\s\S]*\}$/,
 };
 
 /** Whether the journal's methods are the ones copied (exported for the tests). */
@@ -94,7 +96,32 @@ export function journalMatchesCopied(proto: object): boolean {
 
 const INSTALLED = Symbol('powder.journalTuned');
 
-const REPLACED = ['checkpoint', 'commit', 'putAccount', 'cleanup', 'cleanJournal', 'touchAddress', 'touchAccount', 'addWarmedAddress', 'addWarmedStorage'] as const;
+const REPLACED = ['checkpoint', 'commit', 'putAccount', 'cleanup', 'cleanJournal', 'touchAddress', 'touchAccount', 'addWarmedAddress', 'addWarmedStorage', 'isWarmedStorage'] as const;
+
+/**
+ * The last address and the last slot turned into hex, by identity. A cold SLOAD or SSTORE asks
+ * isWarmedStorage, then addWarmedStorage, which calls addWarmedAddress for a new address: the same
+ * two arrays turned into hex five times (~0.1 µs each). The arrays the EVM hands the journal are
+ * never written after they are made (an Address's bytes; an opcode's key, a fresh array).
+ */
+let memoAddress: Uint8Array | undefined;
+let memoAddressHex = '';
+let memoSlot: Uint8Array | undefined;
+let memoSlotHex = '';
+function addressHexOf(b: Uint8Array): string {
+  if (b !== memoAddress) {
+    memoAddressHex = bytesToUnprefixedHex(b);
+    memoAddress = b;
+  }
+  return memoAddressHex;
+}
+function slotHexOf(b: Uint8Array): string {
+  if (b !== memoSlot) {
+    memoSlotHex = bytesToUnprefixedHex(b);
+    memoSlot = b;
+  }
+  return memoSlotHex;
+}
 
 /** The package's methods that tuneJournal replaced (the tests run both), once it has. */
 export let originalJournalMethods: Partial<Record<(typeof REPLACED)[number], unknown>> | undefined;
@@ -161,21 +188,27 @@ export function tuneJournal(journal: object): void {
     }
   };
   proto.addWarmedAddress = function (this: JournalLike, addressArr: Uint8Array) {
-    const address = bytesToUnprefixedHex(addressArr);
+    const address = addressHexOf(addressArr);
     if (!this.journal.has(address)) {
       this.journal.set(address, new Set());
       lastDiff(this)[0].add(address);
     }
     if (this.accessList !== undefined && !this.accessList.has(address)) this.accessList.set(address, new Set());
   };
+  proto.isWarmedStorage = function (this: JournalLike, address: Uint8Array, slot: Uint8Array): boolean {
+    const addressHex = addressHexOf(address);
+    const slots = this.journal.get(addressHex);
+    if (slots !== undefined && slots.has(slotHexOf(slot))) return true;
+    return this.alwaysWarmJournal.get(addressHex)?.has(slotHexOf(slot)) ?? false;
+  };
   proto.addWarmedStorage = function (this: JournalLike, address: Uint8Array, slot: Uint8Array) {
-    const addressHex = bytesToUnprefixedHex(address);
+    const addressHex = addressHexOf(address);
     let slots = this.journal.get(addressHex);
     if (slots === undefined) {
       this.addWarmedAddress(address);
       slots = this.journal.get(addressHex)!;
     }
-    const slotStr = bytesToUnprefixedHex(slot);
+    const slotStr = slotHexOf(slot);
     if (!slots.has(slotStr)) {
       slots.add(slotStr);
       const addressSlotMap = lastDiff(this)[1];

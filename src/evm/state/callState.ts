@@ -34,8 +34,17 @@ const MAX_READER_ENTRIES = 16_384;
 /** What one state root contains, read once and kept (content addressing: it never changes). */
 export class StateReader {
   private readonly accounts = new Map<string, Account | null>();
-  /** storageRoot hex ‖ slot hex → value (unpadded) of the slots read that hold one. */
-  private readonly slots = new Map<string, Uint8Array>();
+  /** storageRoot hex → slot hex → value (unpadded) of the slots read that hold one. */
+  private readonly slots = new Map<string, Map<string, Uint8Array>>();
+  private slotCount = 0;
+  /**
+   * The storage root last read and its hex: a call's reads are mostly of one contract, whose
+   * account (and root array: roots are replaced, never written in place) it reads again and again.
+   */
+  private lastRoot: Uint8Array | undefined;
+  private lastRootHex = '';
+  private lastCodeHash: Uint8Array | undefined;
+  private lastCodeHashHex = '';
   /** code hash hex → code (the same instance every time, so per-code caches keyed by it hit). */
   private readonly codes = new Map<string, Uint8Array>();
   private readonly getNode = (hashHex: string) => this.store.nodes.getSync(hashHex);
@@ -85,10 +94,16 @@ export class StateReader {
 
   /** The value of `slot` in the storage trie whose root is `storageRoot`. */
   slot(storageRoot: Uint8Array, slot: Uint8Array): Uint8Array {
-    const rootHex = hexOf(storageRoot);
+    let rootHex = this.lastRootHex;
+    if (storageRoot !== this.lastRoot) {
+      rootHex = this.lastRootHex = hexOf(storageRoot);
+      this.lastRoot = storageRoot;
+    }
+    // (Maps by root, then by slot: one key of 128 characters, made and hashed for every read,
+    // cost more than two lookups by strings whose hashes V8 keeps; docs/performance.md, session 41.)
     const slotHex = hexOf(slot);
-    const key = rootHex + slotHex;
-    let v = this.slots.get(key);
+    let bySlot = this.slots.get(rootHex);
+    let v = bySlot?.get(slotHex);
     if (v === undefined) {
       let rlp = this.store.flat.get(rootHex, slotHex);
       if (rlp === undefined) {
@@ -106,15 +121,26 @@ export class StateReader {
         return EMPTY;
       }
       v = RLP.decode(rlp) as Uint8Array;
-      this.bound(this.slots);
-      this.slots.set(key, v);
+      if (this.slotCount >= MAX_READER_ENTRIES) {
+        this.slots.clear();
+        this.slotCount = 0;
+        bySlot = undefined;
+      }
+      if (bySlot === undefined) this.slots.set(rootHex, (bySlot = new Map()));
+      bySlot.set(slotHex, v);
+      this.slotCount++;
     }
     return v;
   }
 
   /** The code of `address`, whose account (at any state) has `codeHash`. */
   code(address: Address, codeHash: Uint8Array): Uint8Array | Promise<Uint8Array> {
-    const hashHex = hexOf(codeHash);
+    // (The last code hash's hex kept as the last root's is: an account's hash array is replaced, never written.)
+    let hashHex = this.lastCodeHashHex;
+    if (codeHash !== this.lastCodeHash) {
+      hashHex = this.lastCodeHashHex = hexOf(codeHash);
+      this.lastCodeHash = codeHash;
+    }
     return this.codes.get(hashHex) ?? this.loadCode(address, codeHash, hashHex);
   }
 
