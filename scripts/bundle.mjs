@@ -80,9 +80,28 @@ const PACKAGE_PATCHES = [
     replace: '$1{ const powderStep = $2; if (powderStep !== powderSettled) await powderStep; }',
   },
   {
+    // A call's message reads the caller's and the callee's accounts and the callee's code through
+    // getAccount and getCode: a promise each, and an await of it (two promises and a microtask
+    // turn). A call state answers at once when it holds them (src/evm/state/readsNow.ts
+    // accountNowFor / codeNowFor: the same copy, the very code array); any other state manager,
+    // or a value not held, is awaited as before.
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
+    find: /^(\s*)let (account|toAccount) = await this\.stateManager\.getAccount\((fromAddress|message\.to)\);$/gm,
+    replace: '$1let $2 = powderAccountNow(this.stateManager, $3);\n$1if ($2 === powderNotNow) $2 = await this.stateManager.getAccount($3);',
+  },
+  {
+    file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
+    find: /^(\s*)message\.code = await this\.stateManager\.getCode\(message\.codeAddress\);$/m,
+    replace: '$1message.code = powderCodeNow(this.stateManager, message.codeAddress);\n$1if (message.code === powderNotNow) message.code = await this.stateManager.getCode(message.codeAddress);',
+  },
+  {
     file: /[\\/]@ethereumjs[\\/]evm[\\/]dist[\\/]esm[\\/]evm\.js$/,
     find: /^/,
-    replace: `import { SETTLED as powderSettled } from ${JSON.stringify(join(root, 'dist/src/evm/settled.js'))};\n`,
+    replace: [
+      `import { SETTLED as powderSettled } from ${JSON.stringify(join(root, 'dist/src/evm/settled.js'))};`,
+      `import { accountNowFor as powderAccountNow, codeNowFor as powderCodeNow, NOT_NOW as powderNotNow } from ${JSON.stringify(join(root, 'dist/src/evm/state/readsNow.js'))};`,
+      '',
+    ].join('\n'),
   },
   {
     // src/evm/addressHex.ts keeps an Address's hex on the object; declared in the constructor, the

@@ -130,11 +130,15 @@ test('bundled frames: a STATICCALL may not write; CALL writes the callee\'s stor
   assert.deepEqual(await call('writes', [calleeAt, 9n, 11n]), [9n, 11n]);
 });
 
-test('bundled frames: the bundle skips awaiting only the settled promises of runCall\'s journal steps and events', () => {
+test('bundled frames: the bundle skips awaiting only the settled promises of runCall\'s journal steps and events, and a call state\'s held reads', () => {
   const text = readFileSync(distFile('powder.lib.cjs'), 'utf8');
   // (esbuild's output: the import's own name, SETTLED, and `if (x) await y` as `x && await y`.)
   const sites = text.match(/\{let powderStep=this\.(?:journal\.(?:checkpoint|commit|revert)\(\)|journal\.putAccount\(message\.to,toAccount\)|_emit\("(?:before|after)Message",(?:message|result)\));powderStep!==SETTLED\d*&&await powderStep\}/g) ?? [];
   assert.equal(sites.length, 7, sites.join('\n'));
+  // And reads a call state's accounts and code without their promises, where it holds them.
+  // (esbuild folds the second statement into what follows it, e.g. `if(x===NOT_NOW&&(…),!x)`.)
+  const reads = text.match(/(?:let (?:account|toAccount)=accountNowFor\(this\.stateManager,(?:fromAddress|message\.to)\);(?:if\()?(?:account|toAccount)===NOT_NOW&&\((?:account|toAccount)=await this\.stateManager\.getAccount\((?:fromAddress|message\.to)\)\))|(?:message\.code=codeNowFor\(this\.stateManager,message\.codeAddress\),message\.code===NOT_NOW&&\(message\.code=await this\.stateManager\.getCode\(message\.codeAddress\)\))/g) ?? [];
+  assert.equal(reads.length, 4, reads.join('\n'));
 });
 
 test('bundled frames: with listeners (a call tracer) every frame is heard, and a failed inner frame is reverted', async () => {

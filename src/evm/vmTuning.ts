@@ -46,6 +46,7 @@ import './opcodeTables.js'; // one opcode table per Common
 import { keccak256 } from './crypto.js';
 import { hexOf } from '../hexOf.js';
 import { installSyncSteps } from './interpreterSteps.js';
+import { accountNowFor, NOT_NOW } from './state/readsNow.js';
 
 interface JumpAnalysis {
   jumps: Uint8Array;
@@ -227,7 +228,10 @@ function installFrameResult(proto: EVMLike, Interpreter: InterpreterClass): void
   // @ethereumjs/evm 10.1.3 dist/esm/evm.js `runInterpreter`, its spread literals aside.
   const fast = async function (this: EVMLike, message: any, opts: any = {}): Promise<any> {
     if (this._block === undefined) return original.call(this, message, opts);
-    let contract = await this.stateManager.getAccount(message.to ?? createZeroAddress());
+    const to = message.to ?? createZeroAddress();
+    // (A call state's account without getAccount's promise and its await: readsNow.ts.)
+    let contract = accountNowFor(this.stateManager, to);
+    if (contract === NOT_NOW) contract = await this.stateManager.getAccount(to);
     if (!contract) contract = new Account();
     const env = {
       address: message.to ?? createZeroAddress(),

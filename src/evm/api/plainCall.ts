@@ -26,6 +26,7 @@ import { Account, Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { addressHex } from '../addressHex.js';
 import { SETTLED } from '../settled.js';
+import { accountNowFor, NOT_NOW } from '../state/readsNow.js';
 
 /** EIPs whose rules runTx applies and this path does not: with any of them active, runTx runs. */
 const UNSUPPORTED_EIPS = [2780, 7623, 7702, 7778, 7864, 7928, 8037];
@@ -196,7 +197,9 @@ export async function runPlainCall(vm: VM, tx: PlainTx, block: never, caller: Ad
     warmUp(addressHex(caller));
     warmUp(addressHex(tx.to!));
     if (common.isActivatedEIP(3651)) warmUp(addressHex((block as { header: { coinbase: Address } }).header.coinbase));
-    const sender = (await vm.stateManager.getAccount(caller)) ?? new Account();
+    let held = accountNowFor(vm.stateManager, caller);
+    if (held === NOT_NOW) held = await vm.stateManager.getAccount(caller);
+    const sender = held ?? new Account();
     sender.nonce += 1n;
     step = journal.putAccount(caller, sender);
     if (step !== SETTLED) await step;

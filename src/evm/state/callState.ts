@@ -135,13 +135,19 @@ export class StateReader {
 
   /** The code of `address`, whose account (at any state) has `codeHash`. */
   code(address: Address, codeHash: Uint8Array): Uint8Array | Promise<Uint8Array> {
-    // (The last code hash's hex kept as the last root's is: an account's hash array is replaced, never written.)
+    // (heldCode keeps the last code hash's hex as the last root's is kept: an account's hash array
+    // is replaced, never written.)
+    return this.heldCode(codeHash) ?? this.loadCode(address, codeHash, this.lastCodeHashHex);
+  }
+
+  /** The code with hash `codeHash` if this reader has read it (the instance `code` gives). */
+  heldCode(codeHash: Uint8Array): Uint8Array | undefined {
     let hashHex = this.lastCodeHashHex;
     if (codeHash !== this.lastCodeHash) {
       hashHex = this.lastCodeHashHex = hexOf(codeHash);
       this.lastCodeHash = codeHash;
     }
-    return this.codes.get(hashHex) ?? this.loadCode(address, codeHash, hashHex);
+    return this.codes.get(hashHex);
   }
 
   private async loadCode(address: Address, codeHash: Uint8Array, hashHex: string): Promise<Uint8Array> {
@@ -222,6 +228,29 @@ export class CallState implements StateManagerInterface, ReadsNow {
       const a = this.current(address, addressHex(address));
       return a instanceof Promise ? a.then(copyOrNone) : copyOrNone(a);
     });
+  }
+
+  /**
+   * What getAccount would resolve to (a copy), without its promise, when the run or the reader
+   * holds the account (or the reader's base state tells it at once); NOT_NOW otherwise.
+   */
+  getAccountNow(address: Address): Account | undefined | NotNow {
+    const a = this.accountNow(address);
+    return a === NOT_NOW ? NOT_NOW : copyOrNone(a);
+  }
+
+  /**
+   * What getCode would resolve to — the very array, which per-code caches (the jump analysis) are
+   * keyed by — without its promise, when the account and its code are held; NOT_NOW otherwise.
+   */
+  getCodeNow(address: Address): Uint8Array | NotNow {
+    const addrHex = addressHex(address);
+    const account = this.accountNow(address);
+    if (account === NOT_NOW) return NOT_NOW;
+    if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
+    const own = this.codes.get(addrHex);
+    if (own !== undefined && equalsBytes(own.hash, account.codeHash)) return own.code;
+    return this.reader.heldCode(account.codeHash) ?? NOT_NOW;
   }
 
   putAccount(address: Address, account?: Account): Promise<void> {

@@ -10,6 +10,7 @@ import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { StateStore } from './state.js';
 import { CallState } from './callState.js';
 import { memStore } from './testStore.js';
+import { NOT_NOW } from './readsNow.js';
 
 
 const slotKey = (i: number) => {
@@ -98,4 +99,52 @@ test('a call state answers with promises: what it holds comes back settled, bad 
   await assert.rejects(cs.putStorage(holder, Uint8Array.of(1), Uint8Array.of(1)), /Storage key must be 32 bytes long/);
   await assert.rejects(cs.commit(), /commit without a checkpoint/);
   await assert.rejects(cs.revert(), /revert without a checkpoint/);
+});
+
+test('a call state\'s reads without a promise answer what getAccount and getCode resolve to, or NOT_NOW', async () => {
+  const holder = new Address(Buffer.alloc(20, 0x42));
+  const { common, store, root } = await stateWith(holder, new Account(3n, 9n), [[1, 5]]);
+  const code = Uint8Array.of(0x60, 0x01, 0x60, 0x00, 0x55, 0x00);
+  const withCode = new Address(Buffer.alloc(20, 0x44));
+  const cs = new CallState(store.reader(common, root));
+  const nobody = new Address(Buffer.alloc(20, 0x43));
+
+  // The reader's base state answers at once here (memdb): the same account as getAccount, a copy each time.
+  const now = cs.getAccountNow(holder);
+  assert.ok(now !== NOT_NOW && now !== undefined);
+  assert.deepEqual(now.serialize(), (await cs.getAccount(holder))!.serialize());
+  assert.notEqual(cs.getAccountNow(holder), cs.getAccountNow(holder), 'each read is a copy');
+  (cs.getAccountNow(holder) as Account).balance = 1n;
+  assert.equal((await cs.getAccount(holder))!.balance, 9n, 'changing the copy changes nothing');
+  // An absence the base state cannot tell at once is NOT_NOW until the reader has read it.
+  const first = cs.getAccountNow(nobody);
+  assert.ok(first === undefined || first === NOT_NOW);
+  assert.equal(await cs.getAccount(nobody), undefined);
+  assert.equal(cs.getAccountNow(nobody), undefined, 'once read, held');
+  assert.deepEqual(cs.getCodeNow(nobody), new Uint8Array(0));
+  assert.deepEqual(cs.getCodeNow(holder), new Uint8Array(0), "an account without code");
+
+  // The run's own writes are what both see; a revert takes them back for both.
+  await cs.checkpoint();
+  await cs.putCode(withCode, code);
+  assert.equal(cs.getCodeNow(withCode), await cs.getCode(withCode), 'the very array getCode gives');
+  assert.equal((cs.getAccountNow(withCode) as Account).isContract(), true);
+  await cs.revert();
+  assert.equal(cs.getAccountNow(withCode), undefined);
+  assert.deepEqual(cs.getCodeNow(withCode), new Uint8Array(0));
+
+  // Code of the state itself: NOT_NOW until the reader has read it, then getCode's own array.
+  const { store: store2, root: root2 } = await stateWith(withCode, new Account(0n, 0n), []);
+  const live = store2.live(common, root2);
+  await live.checkpoint();
+  await live.putCode(withCode, code);
+  await live.commit();
+  const root3 = await live.getStateRoot();
+  await store2.nodes.takeBatch();
+  const cs2 = new CallState(store2.reader(common, root3));
+  assert.equal(cs2.getCodeNow(withCode), NOT_NOW);
+  const read = await cs2.getCode(withCode);
+  assert.deepEqual(read, code);
+  assert.equal(cs2.getCodeNow(withCode), read);
+  assert.equal(new CallState(store2.reader(common, root3)).getCodeNow(withCode), read, 'another view of the same root shares the reader');
 });
