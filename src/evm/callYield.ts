@@ -20,14 +20,28 @@ type Registered = { [LAST_TURN]?: number };
 
 /** Runs `fn` (one run on `evm`) letting it yield; re-entrant (a trace's tx inside a replay). */
 export async function withYielding<T>(evm: object, fn: () => Promise<T>): Promise<T> {
-  const e = evm as Registered;
-  if (e[LAST_TURN] !== undefined) return fn();
-  e[LAST_TURN] = performance.now();
+  if (!beginYielding(evm)) return fn();
   try {
     return await fn();
   } finally {
-    e[LAST_TURN] = undefined;
+    endYielding(evm);
   }
+}
+
+/**
+ * withYielding's two halves, for a caller that awaits the run in its own try (eth_call's: an
+ * async function between them cost a promise and a microtask turn of every call). begin registers
+ * a run on `evm` and says whether it did (false: one is registered already, which then ends it);
+ * end, called in a `finally` only when begin did, ends it.
+ */
+export function beginYielding(evm: object): boolean {
+  const e = evm as Registered;
+  if (e[LAST_TURN] !== undefined) return false;
+  e[LAST_TURN] = performance.now();
+  return true;
+}
+export function endYielding(evm: object): void {
+  (evm as Registered)[LAST_TURN] = undefined;
 }
 
 /** Whether the run on `evm` is registered and has computed YIELD_MS since its last turn. */

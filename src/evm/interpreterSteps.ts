@@ -139,11 +139,17 @@ export function installSyncSteps(proto: InterpreterLike): { run: Run; runStep: I
     // The package awaits the handler of an `isAsync` opcode, but most of those handlers are plain
     // functions (CALLVALUE, CALLDATALOAD, CALLDATASIZE, CALLER, ADDRESS, NUMBER, TIMESTAMP …):
     // only a handler that returned a promise is waited for.
-    const pending = op.opHandler.apply(null, [interp._runState, interp.common]);
-    if (info.isAsync && pending instanceof Promise) return pending.then(() => interp._runState.env.accessWitness?.commit());
+    // (Called as a plain function: no handler reads `this`, which the package's apply(null, …)
+    // left null; an array made for apply at every step was ~40 bytes of it.)
+    const handler = op.opHandler;
+    const pending = handler(interp._runState, interp.common);
+    if (info.isAsync && pending instanceof Promise) return handlerAwaited(interp, pending);
     interp._runState.env.accessWitness?.commit();
     return undefined;
   };
+  // (Apart from finish: a closure there would give every step's call of finish a context to allocate.)
+  const handlerAwaited = (interp: InterpreterLike, pending: Promise<unknown>): Promise<void> =>
+    pending.then(() => interp._runState.env.accessWitness?.commit());
   const telling = (interp: InterpreterLike) => interp._evm.DEBUG || listening(interp._evm.events, 'step');
 
   const runStep = function (this: InterpreterLike, opcodeObj: OpEntry | undefined): Promise<void> | undefined {

@@ -50,6 +50,8 @@ import { KeystoreError } from '../keystore/keyfile.js';
 import { createGethTx, gethTxFromValues } from './gethTx.js';
 import { hex0x } from '../../hexOf.js';
 import { SETTLED } from '../settled.js';
+import { beginYielding, endYielding } from '../callYield.js';
+import { accountNowFor, NOT_NOW } from '../state/readsNow.js';
 
 /**
  * geth's SubmitTransaction log line (internal/ethapi), which Subnet-EVM writes at INFO for every
@@ -423,7 +425,9 @@ export class EvmBackend {
     const zeroFees = !args.gasPrice && !args.maxFeePerGas && !args.maxPriorityFeePerGas;
     const baseFee = header.baseFee ?? 0n;
     const ctxBaseFee = zeroFees ? 0n : baseFee;
-    const acc = (await sm.getAccount(from)) ?? new Account();
+    let held = accountNowFor(sm, from); // (a call state's, without getAccount's promise: readsNow.ts)
+    if (held === NOT_NOW) held = await sm.getAccount(from);
+    const acc = held ?? new Account();
     // The initcode limit is checked below, in geth's place and words (ethereumjs checks it on construction).
     const common2 = { common, freeze: false, allowUnlimitedInitCodeSize: true };
     if (args.gasPrice !== undefined && (args.maxFeePerGas !== undefined || args.maxPriorityFeePerGas !== undefined)) {
@@ -507,7 +511,16 @@ export class EvmBackend {
     const unmask = plainRun ? undefined : skipEOACheck(sm, from);
     try {
       setConsole(vm.evm, opts.console);
-      if (plainRun) run = await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runPlainCall(vm, tx, execCtx, from, intrinsic));
+      const timeoutMs = opts.timeoutMs ?? 0;
+      if (plainRun && timeoutMs <= 0) {
+        // withDeadline without a deadline is withYielding: its halves here, around the run's await.
+        const registered = beginYielding(vm.evm);
+        try {
+          run = await runPlainCall(vm, tx, execCtx, from, intrinsic);
+        } finally {
+          if (registered) endYielding(vm.evm);
+        }
+      } else if (plainRun) run = await withDeadline(vm.evm, timeoutMs, () => runPlainCall(vm, tx, execCtx, from, intrinsic));
       else run = result = (await withDeadline(vm.evm, opts.timeoutMs ?? 0, () => runTxSubnetEVM(vm, tx, execCtx, 0n, { skipNonce: true }))).result;
     } catch (e) {
       if (e instanceof CallTimeoutError) throw opts.timeoutError?.() ?? new UnexpectedCallError(-32000, `execution aborted (timeout = ${goDuration(opts.timeoutMs!)})`);
