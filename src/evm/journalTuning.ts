@@ -6,7 +6,8 @@
 // entry, and cleanJournal starts the list with one — ~8 entries and 24 collections per eth_call,
 // most of which nothing is ever added to (a frame that reads no new account or slot). Entries now
 // start with one shared empty diff, and the three writers (touchAccount, addWarmedAddress,
-// addWarmedStorage) give the last entry collections of its own before they add to them; revert
+// addWarmedStorage) give the last entry an array of its own and the one collection they add to
+// before they add to it; revert
 // reads the shared one as the empty diff it is. Its collections refuse to be written, so a writer
 // this module does not know of (a later package version) fails loudly instead of sharing state
 // between entries; the install also checks each replaced method's text against the version copied
@@ -60,11 +61,28 @@ interface JournalLike {
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
 }
 
-/** The last entry's diff, given collections of its own if it still had the shared empty one. */
-function lastDiff(j: JournalLike): Diff {
+/**
+ * The last entry's diff as an array of its own (its collections still the shared empty ones until
+ * written: an eth_call's account writes touch, and need the touched set only — a Map and a Set
+ * fewer each, ~350 bytes; docs/performance.md, session 41).
+ */
+function ownDiff(j: JournalLike): Diff {
   const entry = j.journalDiff[j.journalDiff.length - 1]!;
-  if (entry[1] === NO_DIFF) entry[1] = [new Set(), new Map(), new Set()];
+  if (entry[1] === NO_DIFF) entry[1] = [NO_DIFF[0], NO_DIFF[1], NO_DIFF[2]];
   return entry[1];
+}
+/** The last entry's warmed addresses, touched accounts or warmed slots, made for it when first written. */
+function diffAddresses(j: JournalLike): Set<string> {
+  const d = ownDiff(j);
+  return d[0] === NO_DIFF[0] ? (d[0] = new Set()) : d[0];
+}
+function diffTouched(j: JournalLike): Set<string> {
+  const d = ownDiff(j);
+  return d[2] === NO_DIFF[2] ? (d[2] = new Set()) : d[2];
+}
+function diffSlots(j: JournalLike): Map<string, Set<string>> {
+  const d = ownDiff(j);
+  return d[1] === NO_DIFF[1] ? (d[1] = new Map()) : d[1];
 }
 
 // The replaced methods' text in the version copied, bundled (minified) or not. The three writers
@@ -165,6 +183,23 @@ export function tuneJournal(journal: object): void {
     });
   };
   proto.cleanJournal = function (this: JournalLike) {
+    // A journal already clean (the plain path cleans up at its start and at its end) keeps its
+    // empty collections: the same state, without two Maps, a Set and an array made again.
+    // (The constructor calls it before any of them exists.)
+    const diffs = this.journalDiff as [number, Diff][] | undefined;
+    if (
+      diffs !== undefined &&
+      diffs.length === 1 &&
+      diffs[0]![0] === 0 &&
+      diffs[0]![1] === NO_DIFF &&
+      this.journalHeight === 0 &&
+      this.journal.size === 0 &&
+      this.alwaysWarmJournal instanceof Map &&
+      this.alwaysWarmJournal.size === 0 &&
+      this.touched.size === 0
+    ) {
+      return;
+    }
     this.journalHeight = 0;
     this.journal = new Map();
     this.alwaysWarmJournal = new Map();
@@ -184,14 +219,14 @@ export function tuneJournal(journal: object): void {
     }
     if (!this.touched.has(address)) {
       this.touched.add(address);
-      lastDiff(this)[2].add(address);
+      diffTouched(this).add(address);
     }
   };
   proto.addWarmedAddress = function (this: JournalLike, addressArr: Uint8Array) {
     const address = addressHexOf(addressArr);
     if (!this.journal.has(address)) {
       this.journal.set(address, new Set());
-      lastDiff(this)[0].add(address);
+      diffAddresses(this).add(address);
     }
     if (this.accessList !== undefined && !this.accessList.has(address)) this.accessList.set(address, new Set());
   };
@@ -211,7 +246,7 @@ export function tuneJournal(journal: object): void {
     const slotStr = slotHexOf(slot);
     if (!slots.has(slotStr)) {
       slots.add(slotStr);
-      const addressSlotMap = lastDiff(this)[1];
+      const addressSlotMap = diffSlots(this);
       let slotsSet = addressSlotMap.get(addressHex);
       if (slotsSet === undefined) addressSlotMap.set(addressHex, (slotsSet = new Set()));
       slotsSet.add(slotStr);

@@ -138,10 +138,18 @@ export interface StateOverride {
   stateDiff?: Map<string, Uint8Array>;
 }
 
+/** The overrides of a call that has none (most): one shared map, which refuses to be written. */
+class NoOverrides extends Map<string, StateOverride> {
+  override set(): this {
+    throw new Error('parseStateOverrides: a write into the shared empty overrides');
+  }
+}
+const NO_OVERRIDES: Map<string, StateOverride> = new NoOverrides();
+
 export function parseStateOverrides(v: unknown, i: number): Map<string, StateOverride> {
-  const out = new Map<string, StateOverride>();
   const m = optStateOverrideArg(v, i);
-  if (!m) return out;
+  if (!m) return NO_OVERRIDES;
+  const out = new Map<string, StateOverride>();
   const slots = (x?: Map<string, string>) => (x ? new Map([...x].map(([k, val]) => [k.toLowerCase(), Buffer.from(val.slice(2), 'hex') as Uint8Array])) : undefined);
   for (const [addr, o] of m) {
     checkOverride(checksumAddress(addr), o);

@@ -239,6 +239,8 @@ export async function runPlainCall(vm: VM, tx: PlainTx, block: never, caller: Ad
     throw e;
   } finally {
     journal.cleanJournal();
-    (vm.stateManager as unknown as { originalStorageCache: { clear(): void } }).originalStorageCache.clear();
+    // (Only when it holds something: its clear() makes a new Map even for an empty one.)
+    const originals = (vm.stateManager as unknown as { originalStorageCache: { clear(): void; map?: unknown } }).originalStorageCache;
+    if (!(originals.map instanceof Map) || originals.map.size > 0) originals.clear();
   }
 }
