@@ -211,6 +211,7 @@ class FastConnection implements FastConnectionHandle {
     private readonly opts: FastHttpOptions,
   ) {
     socket.on('data', this.onData);
+    readAhead(socket, false);
     socket.on('end', this.onEnd);
     socket.on('error', this.onError);
     socket.on('timeout', this.onTimeout);
@@ -474,6 +475,7 @@ class FastConnection implements FastConnectionHandle {
     s.removeListener('close', this.onClose);
     s.setTimeout(0);
     clearTimeout(this.deadline);
+    readAhead(s, true);
     const rest = this.pendingBytes ? this.joined() : undefined;
     this.pending = [];
     this.pendingBytes = 0;
@@ -482,6 +484,21 @@ class FastConnection implements FastConnectionHandle {
     if (rest) s.unshift(rest);
     to(s);
   }
+}
+
+/**
+ * Whether a socket's stream reads ahead after each chunk it delivers. Node's Readable schedules a
+ * tick after every chunk (maybeReadMore) to read more into a stream whose consumer is slower, and
+ * does not when `readingMore` says such a read is already on its way. A socket on the fast path
+ * flows, and its handle reads by itself whenever bytes arrive: the tick read nothing, and it cost
+ * a tick of every request — the tick queue's run, and with it Node's promise-rejection pass, which
+ * makes a Map each time (docs/performance.md, session 41). So the flag is set while the fast path
+ * owns the socket, and put back when it hands the socket to node:http or HTTP/2. (In Node.js 20
+ * `readingMore` is read nowhere else; where the stream has no such field, setting it does nothing.)
+ */
+function readAhead(socket: Socket, on: boolean): void {
+  const state = (socket as unknown as { _readableState?: { readingMore?: boolean } })._readableState;
+  if (state !== undefined) state.readingMore = !on;
 }
 
 /** The keep-alive lines dateAndConnection ends with (a draining answer says close instead). */
