@@ -59,6 +59,32 @@ test('a keep-alive client of node:http is answered on the fast path, with no han
   assert.equal(fastHttpStats.handedOff - before.handedOff, 0);
 });
 
+test('requests on the fast path schedule no read-ahead tick on the server\'s socket (Readable\'s maybeReadMore); a socket handed to node:http reads ahead again', async () => {
+  const ticks: unknown[] = [];
+  const nextTick = process.nextTick;
+  process.nextTick = function (this: unknown, fn: (...a: unknown[]) => void, ...args: unknown[]) {
+    // (The server's sockets are the accepted ones: net.Server sets their `server`, null on a client's.)
+    if (fn.name === 'maybeReadMore_' && (args[0] as { server?: unknown } | undefined)?.server != null) ticks.push(args[0]);
+    return nextTick.call(process, fn, ...args);
+  } as typeof process.nextTick;
+  try {
+    const c = await Wire.open(port);
+    for (let i = 0; i < 20; i++) {
+      c.socket.write(post('/ext/bc/dev/rpc', CHAIN_ID));
+      const [r] = await c.read(1);
+      assert.equal(JSON.parse(r!.body).id, 7);
+    }
+    assert.equal(ticks.length, 0, 'no read-ahead tick for 20 requests');
+    // Handed to node:http (a chunked body), the socket is a plain stream again.
+    c.socket.write(chunkedPost('/ext/bc/dev/rpc', CHAIN_ID));
+    const [h] = await c.read(1);
+    assert.equal(JSON.parse(h!.body).id, 7);
+    c.destroy();
+  } finally {
+    process.nextTick = nextTick;
+  }
+});
+
 test('a chunked request hands the connection to node:http once; requests before and after it are answered in order', async () => {
   const c = await Wire.open(port);
   const before = { ...fastHttpStats };
