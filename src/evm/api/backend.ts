@@ -220,6 +220,14 @@ export function doCallError(e: unknown): unknown {
 const MAX_NONCE = 0xffffffffffffffffn;
 
 /** eth_call's answer for a call outcome: the hex return data, or the revert / EVM error thrown. */
+/**
+ * A hex result ('0x' and hex digits) as the JSON text it is: quoted, nothing to escape, so the
+ * answer skips toJSON's stringify and escape check (~0.5 µs of an eth_call).
+ */
+function hexJson(hexResult: string): JsonText {
+  return new JsonText('"' + hexResult + '"');
+}
+
 function callOutcomeResult(out: CallOutcome): string {
   if (out.reverted) throw revertError(out.returnValue);
   if (out.error) throw new RpcError(-32000, out.error);
@@ -673,16 +681,19 @@ export class EvmBackend {
    * eth_call result: return data, or the revert / EVM error. A remembered outcome is answered at
    * once (no await: a cached call costs what eth_chainId does); anything else runs.
    */
-  ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): string | Promise<string> {
+  ethCall(args: CallArgs, block: Block, overrides?: Map<string, StateOverride>, blockOverrides?: BlockOverrides): JsonText | Promise<JsonText> {
     const plain = (!overrides || overrides.size === 0) && !blockOverrides;
     const timeoutMs = this.config.apiMaxDurationMs;
     if (!plain) {
       const sink = new ConsoleSink();
       return this.call(args, block, { overrides, blockOverrides, timeoutMs, console: sink })
         .finally(() => logConsole(this.log, sink, CALL_FIELDS))
-        .then(callOutcomeResult, (e) => {
-          throw doCallError(e);
-        });
+        .then(
+          (out) => hexJson(callOutcomeResult(out)),
+          (e) => {
+            throw doCallError(e);
+          },
+        );
     }
     // The state root is read once: the session and the cache key both name exactly this state.
     const root = this.chain.stateRootOf(block);
@@ -690,7 +701,7 @@ export class EvmBackend {
     const cacheKey = callCacheKey(stateKey, this.chain.forkAt(block.header.timestamp), args);
     const memo = cacheKey === undefined ? undefined : this.callResults.get(cacheKey);
     if (memo) {
-      if ('result' in memo) return memo.result;
+      if ('result' in memo) return hexJson(memo.result);
       throw new RpcError(memo.error.code, memo.error.message, memo.error.data);
     }
     return this.runEthCall(args, block, root, stateKey, cacheKey, timeoutMs);
@@ -729,7 +740,7 @@ export class EvmBackend {
     return last.key;
   }
 
-  private async runEthCall(args: CallArgs, block: Block, root: Uint8Array, stateKey: string, cacheKey: string | undefined, timeoutMs: number): Promise<string> {
+  private async runEthCall(args: CallArgs, block: Block, root: Uint8Array, stateKey: string, cacheKey: string | undefined, timeoutMs: number): Promise<JsonText> {
     let result: string;
     const sink = new ConsoleSink();
     try {
@@ -747,7 +758,7 @@ export class EvmBackend {
     }
     logConsole(this.log, sink, CALL_FIELDS);
     if (cacheKey !== undefined && sink.lines.length === 0) this.callResults.set(cacheKey, { result });
-    return result;
+    return hexJson(result);
   }
 
   /** geth's estimateGas: binary search between the used gas and the cap. */
