@@ -69,7 +69,7 @@ const PACKAGE_PATCHES = [
     ].join('\n'),
   },
   {
-    // runCall, _executeCall and _addToBalance await the journal's steps and the message events,
+    // runCall, _addToBalance and _executeCreate await the journal's steps and the message events,
     // which Powder's journal and quiet emitters hand back as one settled promise (src/evm/settled.ts
     // SETTLED: journalTuning.ts, callState.ts, chain/exec.ts); an await of it still costs a promise
     // reaction and a microtask turn (~0.1 µs each, six on every eth_call's message). Such a result
