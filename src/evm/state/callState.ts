@@ -244,13 +244,7 @@ export class CallState implements StateManagerInterface, ReadsNow {
    * keyed by — without its promise, when the account and its code are held; NOT_NOW otherwise.
    */
   getCodeNow(address: Address): Uint8Array | NotNow {
-    const addrHex = addressHex(address);
-    const account = this.accountNow(address);
-    if (account === NOT_NOW) return NOT_NOW;
-    if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
-    const own = this.codes.get(addrHex);
-    if (own !== undefined && equalsBytes(own.hash, account.codeHash)) return own.code;
-    return this.reader.heldCode(account.codeHash) ?? NOT_NOW;
+    return this.codeAtOnce(address, false);
   }
 
   putAccount(address: Address, account?: Account): Promise<void> {
@@ -342,13 +336,22 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   codeNow(address: Address): Uint8Array | NotNow {
+    return this.codeAtOnce(address, true);
+  }
+
+  /**
+   * The code as the run sees it, without waiting: the run's own, the reader's, and — `readBase` —
+   * the base state's when the reader has not read it yet (ReadsNow's codeNow; a different array
+   * from the one getCode will keep, and hashed to check it, so getCodeNow answers NOT_NOW instead).
+   */
+  private codeAtOnce(address: Address, readBase: boolean): Uint8Array | NotNow {
     const addrHex = addressHex(address);
     const account = this.accountNow(address);
     if (account === NOT_NOW) return NOT_NOW;
     if (!account || equalsBytes(account.codeHash, KECCAK256_NULL)) return EMPTY;
     const own = this.codes.get(addrHex);
     if (own !== undefined && equalsBytes(own.hash, account.codeHash)) return own.code;
-    return this.reader.codeNow(address, account.codeHash);
+    return readBase ? this.reader.codeNow(address, account.codeHash) : (this.reader.heldCode(account.codeHash) ?? NOT_NOW);
   }
 
   private slotOf(account: Account | undefined, key: Uint8Array): Uint8Array {
