@@ -23,7 +23,7 @@ import type { Logger } from '../../logging/logger.js';
 import { Levels } from '../../logging/levels.js';
 import type { Block, Blockchain, TxIndexConfig } from '../chain/blockchain.js';
 import type { Consensus } from '../chain/consensus.js';
-import { ZERO_ADDRESS, blockHashSource, execBlock, makeVM, runTxSubnetEVM, withSender } from '../chain/exec.js';
+import { ZERO_ADDRESS, blockHashSource, execBlockOfCall, makeVM, runTxSubnetEVM, withSender } from '../chain/exec.js';
 import type { ChainHeader } from '../chain/header.js';
 import type { Miner } from '../miner/miner.js';
 import { MAX_INITCODE_SIZE, PoolHeadMovedError, TxPoolError, type TxPool, type PoolTx } from '../txpool/pool.js';
@@ -513,7 +513,7 @@ export class EvmBackend {
     }
     warpOf(chain)?.startCall(vm, header.timestamp); // the call's warp predicates for the precompile
     if (opts.trace) opts.trace(vm);
-    const execCtx = execBlock(header, common, { baseFee: ctxBaseFee });
+    const execCtx = execBlockOfCall(header, common, ctxBaseFee);
     let result: RunTxResult | undefined;
     let run: { execResult: RunTxResult['execResult']; totalGasSpent: bigint };
     // (A call state's checkpoint and revert hand back SETTLED: no await, no microtask turn.)

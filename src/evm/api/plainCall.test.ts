@@ -176,6 +176,24 @@ test('the probe reads what runTx sets up: warm accounts, the bumped sender, the 
   assert.deepEqual(await answer({ to: addr, data: data('make') }), await answer({ to: addr, data: data('make') }));
 });
 
+test('the call-time block a plain call reads is the block\'s, before and after calls with block overrides', async () => {
+  // (Consecutive calls on one block share its execution block: chain/exec.ts execBlockOfCall.)
+  const words = (r: { result?: string }) => r.result!.slice(2).match(/.{64}/g)!.map((w) => BigInt('0x' + w));
+  const plain = words((await answer({ to: addr, data: data('ctx') })) as { result: string });
+  const coinbase = 0x00000000000000000000000000000000000000c0n;
+  // (A later time: an earlier one could select a fork before the contract's opcodes.)
+  const time = plain[1]! + 1000n;
+  const over = await rpc.raw('eth_call', [{ to: addr, data: data('ctx') }, 'latest', null, { number: '0x99', time: '0x' + time.toString(16), gasLimit: '0x1c9c380', coinbase: '0x00000000000000000000000000000000000000c0', baseFee: '0x0' }]);
+  assert.equal((over as { error?: unknown }).error, undefined, JSON.stringify(over));
+  const o = words(over as { result: string });
+  assert.deepEqual([o[0], o[1], o[4], o[6]], [0x99n, time, coinbase, 0x1c9c380n], 'the overrides are what the call saw');
+  assert.deepEqual(words((await answer({ to: addr, data: data('ctx') })) as { result: string }), plain, 'and the next plain call sees the block again');
+  // A new block: the next plain call sees its number.
+  await rpc('evm_mine', []);
+  const next = words((await answer({ to: addr, data: data('ctx') })) as { result: string });
+  assert.equal(next[0], plain[0]! + 1n);
+});
+
 test('a plain call\'s light transaction has the intrinsic gas of ethereumjs\' legacy transaction, on every fork; out-of-range values get the real one', () => {
   const commons = new Commons(43210n);
   const to = '0x00000000000000000000000000000000000000aa';
