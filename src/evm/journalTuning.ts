@@ -23,7 +23,7 @@
 // own promise (CallState's is an already-settled one), or a settled one, and a throw still
 // arrives as a rejection (settle), as from an async function. Every caller awaits them.
 import { bytesToUnprefixedHex, bytesToHex, unprefixedHexToBytes, EthereumJSErrorWithoutCode, type Address } from '@ethereumjs/util';
-import { settle } from './settled.js';
+import { SETTLED, settledOf } from './settled.js';
 import { addressHex } from './addressHex.js';
 
 class ReadOnlySet<T> extends Set<T> {
@@ -154,33 +154,42 @@ export function tuneJournal(journal: object): void {
 
   const cleanup = proto.cleanup;
   proto.checkpoint = function (this: JournalLike) {
-    return settle(() => {
+    try {
       this.journalHeight++;
       this.journalDiff.push([this.journalHeight, NO_DIFF]);
-      return this.stateManager.checkpoint();
-    });
+      return settledOf(this.stateManager.checkpoint());
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   proto.commit = function (this: JournalLike) {
-    return settle(() => {
+    try {
       this.journalHeight--;
       this.journalDiff.push([this.journalHeight, NO_DIFF]);
-      return this.stateManager.commit();
-    });
+      return settledOf(this.stateManager.commit());
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   proto.putAccount = function (this: JournalLike, address: Address, account: unknown) {
-    return settle(() => {
+    try {
       this.touchAddress(address);
-      return this.stateManager.putAccount(address, account);
-    });
+      return settledOf(this.stateManager.putAccount(address, account));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   // With no touched account the package's loop awaits nothing: what is left is synchronous.
   proto.cleanup = function (this: JournalLike) {
     if (this.touched.size > 0) return cleanup.call(this);
-    return settle(() => {
+    try {
       this.cleanJournal();
       delete this.accessList;
       delete this.preimages;
-    });
+      return SETTLED;
+    } catch (e) {
+      return Promise.reject(e);
+    }
   };
   proto.cleanJournal = function (this: JournalLike) {
     // A journal already clean (the plain path cleans up at its start and at its end) keeps its

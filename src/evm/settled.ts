@@ -12,9 +12,18 @@ export const SETTLED: Promise<void> = Promise.resolve();
  */
 export function settle<T>(f: () => T | Promise<T>): Promise<T> {
   try {
-    const r = f();
-    return r === undefined ? (SETTLED as Promise<T>) : r instanceof Promise ? r : Promise.resolve(r);
+    return settledOf(f());
   } catch (e) {
     return Promise.reject(e);
   }
+}
+
+/**
+ * What a step returned, as settle hands it back (SETTLED for undefined). The hot methods write
+ * settle's `try { return settledOf(…) } catch (e) { return Promise.reject(e) }` out in their own
+ * body: a closure made per call for settle allocated its context and entered V8's lazy-compile
+ * stub at its first call (~12 per eth_call; docs/performance.md, session 41).
+ */
+export function settledOf<T>(r: T | Promise<T>): Promise<T> {
+  return r === undefined ? (SETTLED as Promise<T>) : r instanceof Promise ? r : Promise.resolve(r);
 }

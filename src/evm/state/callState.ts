@@ -18,7 +18,7 @@ import { trieGet } from './batchTrie.js';
 import { copyAccount } from './flat.js';
 import type { StateStore } from './state.js';
 import { NOT_NOW, readsNow, type NotNow, type ReadsNow } from './readsNow.js';
-import { SETTLED, settle } from '../settled.js';
+import { SETTLED, settledOf } from '../settled.js';
 import { addressHex } from '../addressHex.js';
 
 const EMPTY = new Uint8Array(0);
@@ -221,13 +221,16 @@ export class CallState implements StateManagerInterface, ReadsNow {
   // The reads and the journal's steps below hand back a promise without being async functions:
   // what the run already holds comes back in an already-settled promise, with no await inside
   // (each one a microtask turn, ~15 per call; docs/performance.md, session 19). A throw still
-  // arrives as a rejection, as from an async function (settle).
+  // arrives as a rejection, as from an async function (settle's body, written out in each: a
+  // closure per call for settle cost its context and a lazy-compile stub; settled.ts).
 
   getAccount(address: Address): Promise<Account | undefined> {
-    return settle(() => {
+    try {
       const a = this.current(address, addressHex(address));
-      return a instanceof Promise ? a.then(copyOrNone) : copyOrNone(a);
-    });
+      return a instanceof Promise ? a.then(copyOrNone) : settledOf(copyOrNone(a));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /**
@@ -248,11 +251,14 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   putAccount(address: Address, account?: Account): Promise<void> {
-    return settle(() => {
+    try {
       const addrHex = addressHex(address);
       if (account === undefined) this.removeAccount(addrHex);
       else this.setAccount(addrHex, copyAccount(account));
-    });
+      return SETTLED;
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   async deleteAccount(address: Address): Promise<void> {
@@ -285,11 +291,13 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   getCode(address: Address): Promise<Uint8Array> {
-    return settle(() => {
+    try {
       const addrHex = addressHex(address);
       const a = this.current(address, addrHex);
-      return a instanceof Promise ? a.then((account) => this.codeOf(address, addrHex, account)) : this.codeOf(address, addrHex, a);
-    });
+      return a instanceof Promise ? a.then((account) => this.codeOf(address, addrHex, account)) : settledOf(this.codeOf(address, addrHex, a));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   private codeOf(address: Address, addrHex: string, account: Account | undefined): Uint8Array | Promise<Uint8Array> {
@@ -304,19 +312,21 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
-    return settle(() => {
+    try {
       if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
       const addrHex = addressHex(address);
       const own = this.storage.get(addrHex);
       if (own) {
         const v = own.get(hexOf(key));
-        if (v !== undefined) return v;
+        if (v !== undefined) return Promise.resolve(v);
       }
       // Below the run's writes: the trie at the account's current storage root (empty after
       // clearStorage; a deleted account has none), as MerkleStateManager reads it.
       const a = this.current(address, addrHex);
-      return a instanceof Promise ? a.then((account) => this.slotOf(account, key)) : this.slotOf(a, key);
-    });
+      return a instanceof Promise ? a.then((account) => this.slotOf(account, key)) : Promise.resolve(this.slotOf(a, key));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   // ReadsNow: the run's own writes, else the reader's without waiting.
@@ -393,20 +403,22 @@ export class CallState implements StateManagerInterface, ReadsNow {
   }
 
   commit(): Promise<void> {
-    return settle(() => {
-      const top = this.frames.pop();
-      if (!top) throw EthereumJSErrorWithoutCode('commit without a checkpoint');
-      const parent = this.frames[this.frames.length - 1];
-      if (parent) for (const u of top) parent.push(u);
-    });
+    const top = this.frames.pop();
+    if (!top) return Promise.reject(EthereumJSErrorWithoutCode('commit without a checkpoint'));
+    const parent = this.frames[this.frames.length - 1];
+    if (parent) for (const u of top) parent.push(u);
+    return SETTLED;
   }
 
   revert(): Promise<void> {
-    return settle(() => {
+    try {
       const top = this.frames.pop();
       if (!top) throw EthereumJSErrorWithoutCode('revert without a checkpoint');
       for (let i = top.length - 1; i >= 0; i--) top[i]();
-    });
+      return SETTLED;
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /** The root the run started from (a call's post-state root is never computed). */
