@@ -315,6 +315,24 @@ const PACKAGE_PATCHES = [
     find: /const r = BigInt\(bytesToHex\(\(common\.customCrypto\.keccak256 \?\? keccak_256\)\(data\)\)\);/,
     replace: 'const r = bytesToBigInt((common.customCrypto.keccak256 ?? keccak_256)(data));',
   },
+  // An empty Uint8Array made anew costs V8 ~170 ns on Node 20 (a zero-length typed array gets a
+  // backing store of its own through the allocator, most of it a memset), against ~25 for one of
+  // length 1: the Interpreter's constructor made three per frame, KECCAK256, RETURN, REVERT and the
+  // calls one each as a default later replaced (~2 % of the main thread in `perf` under new-holder
+  // calls; docs/performance.md, session 41). An empty array has nothing to write and is never
+  // compared by identity there, so one per module serves them all.
+  ...['interpreter', 'opcodes[\\\\/]functions'].flatMap((name) => [
+    {
+      file: new RegExp(`[\\\\/]@ethereumjs[\\\\/]evm[\\\\/]dist[\\\\/]esm[\\\\/]${name}\\.js$`),
+      find: /new Uint8Array\(0\)|Uint8Array\.from\(\[\]\)/g,
+      replace: 'POWDER_NO_BYTES',
+    },
+    {
+      file: new RegExp(`[\\\\/]@ethereumjs[\\\\/]evm[\\\\/]dist[\\\\/]esm[\\\\/]${name}\\.js$`),
+      find: /^/,
+      replace: 'const POWDER_NO_BYTES = new Uint8Array(0);\n',
+    },
+  ]),
   ...['functions', 'gas'].map((name) => ({
     file: new RegExp(`[\\\\/]@ethereumjs[\\\\/]evm[\\\\/]dist[\\\\/]esm[\\\\/]opcodes[\\\\/]${name}\\.js$`),
     find: /^[\s\S]*$/,

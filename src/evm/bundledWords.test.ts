@@ -42,6 +42,21 @@ contract Words {
     h = keccak256(b);
     assembly { past := mload(add(add(b, 0x20), n)) far := mload(add(add(b, 0x20), add(n, 0x4000))) }
   }
+  function nothing() external {}
+  function failsEmpty() external pure { revert(); }
+  /// Empty bytes everywhere the EVM makes them: a keccak of nothing, a call answering nothing, a
+  /// revert with nothing, an empty SSTORE, then words again.
+  function empties(uint x) external returns (bytes32 h, uint size, bool ok, uint revertSize, bool reverted, uint afterWord) {
+    h = keccak256("");
+    bytes memory r;
+    (ok, r) = address(this).call(abi.encodeWithSignature("nothing()"));
+    size = r.length;
+    (reverted, r) = address(this).call(abi.encodeWithSignature("failsEmpty()"));
+    reverted = !reverted;
+    revertSize = r.length;
+    m[x] = 0;
+    afterWord = uint(keccak256(abi.encode(x)));
+  }
 }`;
 const words = compile({ 'Words.sol': SOURCE }, 'Words');
 
@@ -115,6 +130,20 @@ test('bundled words: frames\' memory from the shared slabs is zeros, grows past 
     assert.equal(past, 0n);
     assert.equal(far, 0n);
   }
+});
+
+test('bundled words: empty data (one shared empty array in the bundle) everywhere the EVM makes it', async () => {
+  // (The bundle gives the interpreter's and the opcodes' empty defaults one shared empty array.)
+  for (const x of [0n, 7n, MAX]) {
+    const [h, size, ok, revertSize, reverted, afterWord] = decodeFunctionResult({ abi: words.abi, functionName: 'empties', data: await call('empties', [x]) }) as [Hex, bigint, boolean, bigint, boolean, bigint];
+    assert.equal(h, keccak256('0x'));
+    assert.deepEqual([size, ok, revertSize, reverted], [0n, true, 0n, true]);
+    assert.equal(afterWord, BigInt(keccak256(word(x))));
+  }
+  const r = await rpc.raw('eth_call', [{ to: contract, data: encodeFunctionData({ abi: words.abi, functionName: 'failsEmpty' }) }, 'latest']);
+  // (geth: a revert without data is the plain -32000 `execution reverted`, no data.)
+  assert.deepEqual([r.error?.code, r.error?.message, r.error?.data], [-32000, 'execution reverted', undefined]);
+  assert.equal(await call('nothing', []), '0x');
 });
 
 test('bundled words: transient storage keyed by the words', async () => {
