@@ -21,7 +21,8 @@
 // plain path cleans up first thing, on a journal cleaned at the end of the call before). An eth_call
 // made ~80 promises, ~110 ns each with its await; these four now hand back the state manager's
 // own promise (CallState's is an already-settled one), or a settled one, and a throw still
-// arrives as a rejection (settle), as from an async function. Every caller awaits them.
+// arrives as a rejection (settled.ts), as from an async function. Callers await them, except where
+// they know the settled one (SETTLED) and skip it.
 import { bytesToUnprefixedHex, bytesToHex, unprefixedHexToBytes, EthereumJSErrorWithoutCode, type Address } from '@ethereumjs/util';
 import { SETTLED, settledOf } from './settled.js';
 import { addressHex } from './addressHex.js';

@@ -7,22 +7,12 @@
 export const SETTLED: Promise<void> = Promise.resolve();
 
 /**
- * What `f` returns, as a promise (SETTLED for undefined); a throw becomes a rejection, as from an
- * async function.
- */
-export function settle<T>(f: () => T | Promise<T>): Promise<T> {
-  try {
-    return settledOf(f());
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
-
-/**
- * What a step returned, as settle hands it back (SETTLED for undefined). The hot methods write
- * settle's `try { return settledOf(…) } catch (e) { return Promise.reject(e) }` out in their own
- * body: a closure made per call for settle allocated its context and entered V8's lazy-compile
- * stub at its first call (~12 per eth_call; docs/performance.md, session 41).
+ * What a step returned, as a promise: SETTLED for undefined, a promise as it is, a value resolved.
+ * The hot methods (journalTuning.ts, state/callState.ts) return it from a `try` whose `catch`
+ * hands back `Promise.reject(e)`, so a throw arrives as a rejection, as from an async function. (A
+ * helper taking the step as a closure cost each call the closure's context and V8's lazy-compile
+ * stub, ~12 times per eth_call; docs/performance.md, session 41.) Callers that know SETTLED skip
+ * the await of it (plainCall.ts, backend.ts, the bundle's patch of @ethereumjs/evm's runCall).
  */
 export function settledOf<T>(r: T | Promise<T>): Promise<T> {
   return r === undefined ? (SETTLED as Promise<T>) : r instanceof Promise ? r : Promise.resolve(r);

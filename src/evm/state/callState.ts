@@ -221,8 +221,8 @@ export class CallState implements StateManagerInterface, ReadsNow {
   // The reads and the journal's steps below hand back a promise without being async functions:
   // what the run already holds comes back in an already-settled promise, with no await inside
   // (each one a microtask turn, ~15 per call; docs/performance.md, session 19). A throw still
-  // arrives as a rejection, as from an async function (settle's body, written out in each: a
-  // closure per call for settle cost its context and a lazy-compile stub; settled.ts).
+  // arrives as a rejection, as from an async function (each a `try` around settledOf;
+  // settled.ts).
 
   getAccount(address: Address): Promise<Account | undefined> {
     try {
