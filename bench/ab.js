@@ -133,7 +133,12 @@ for (const b of builds) {
   if (!isTx) line += `, p50 ${f(summarize(b.rounds.map((r) => r.p50)).median, 2)} ms, p99 ${f(summarize(b.rounds.map((r) => r.p99)).median, 2)} ms`;
   console.log(line);
   console.log(`  rounds: ${b.rounds.map((r) => f(r.rate)).join(' ')}`);
+  if (!isTx) console.log(`  p99 by round: ${b.rounds.map((r) => f(r.p99, 2)).join(' ')}`);
 }
 const [a, bb] = builds.map((b) => summarize(b.rounds.map((r) => r.rate)).median);
 const wins = builds[0].rounds.filter((r, i) => r.rate > (builds[1].rounds[i]?.rate ?? Infinity)).length;
 console.log(`A ÷ B: ${(a / bb).toFixed(2)}× (medians); A faster in ${wins} of ${builds[0].rounds.length} pairs`);
+if (!isTx) {
+  const tails = builds[0].rounds.filter((r, i) => r.p99 < (builds[1].rounds[i]?.p99 ?? -Infinity)).length;
+  console.log(`p99: A lower in ${tails} of ${builds[0].rounds.length} pairs`);
+}
