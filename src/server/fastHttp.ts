@@ -23,7 +23,8 @@
 // judge differently, a body over the route's limit — hands the connection, with every byte not
 // yet answered put back, to node:http for the rest of its life. So the fast path only ever
 // answers requests whose answer node:http would give byte for byte (the handlers build both from
-// one Reply; header order and Date/Connection/Keep-Alive as node:http writes them), and node:http
+// one Reply; header order and Date as node:http writes them; Connection on both paths as Go's
+// net/http writes it: none on a kept-alive HTTP/1.1 answer, `close` on the last), and node:http
 // stays the judge of everything unusual, malformed input included. A connection that opens with
 // HTTP/2's preface goes to the HTTP/2 sessions instead (h2c.ts).
 import { STATUS_CODES } from 'node:http';
@@ -435,7 +436,7 @@ class FastConnection implements FastConnectionHandle {
       // down (as Go's server in Shutdown, and node:http with shouldKeepAlive off).
       this.closing = true;
       // Answers still in the outbox go first, in the same write.
-      const last = this.out + head + dateAndConnection(idleTimeout(this.opts.timeouts)).replace(CONNECTION_LINES, 'Connection: close\r\n\r\n') + r.body;
+      const last = this.out + head + dateAndConnection(true) + r.body;
       this.out = '';
       // node:http ends such a connection with destroySoon: a FIN, then the socket closed once written.
       if (close) this.socket.end(last, () => this.socket.destroy());
@@ -446,7 +447,7 @@ class FastConnection implements FastConnectionHandle {
       outbox.push(this);
       scheduleOutbox(); // an answer that took longer than its turn (queued at once otherwise)
     }
-    this.out += head + dateAndConnection(idleTimeout(this.opts.timeouts)) + r.body;
+    this.out += head + dateAndConnection(false) + r.body;
     // Pipelined answers past the socket's buffer size are written at once, so that `answer` sees
     // the socket's backpressure (writableNeedDrain) and stops reading, as it did before the outbox.
     if (this.out.length >= this.socket.writableHighWaterMark) this.flushOut();
@@ -501,23 +502,22 @@ function readAhead(socket: Socket, on: boolean): void {
   if (state !== undefined) state.readingMore = !on;
 }
 
-/** The keep-alive lines dateAndConnection ends with (a draining answer says close instead). */
-const CONNECTION_LINES = /Connection: keep-alive\r\n[^]*$/;
-
 let dateSecond = -1;
 let dateLines = '';
-let dateTimeout = -1;
+let closeLines = '';
 
-/** Date (node:http's format, computed once a second), Connection and Keep-Alive lines and the blank line. */
-function dateAndConnection(keepAliveTimeoutMs: number): string {
-  const now = Date.now();
-  const sec = Math.floor(now / 1000);
-  if (sec !== dateSecond || keepAliveTimeoutMs !== dateTimeout) {
+/**
+ * The Date line (node:http's format, computed once a second) and the blank line; `close`: with
+ * `Connection: close` between them. A kept-alive HTTP/1.1 answer names no Connection (nor
+ * Keep-Alive), as Go's net/http writes it; node:http's path leaves them out too (http.ts).
+ */
+function dateAndConnection(close: boolean): string {
+  const sec = Math.floor(Date.now() / 1000);
+  if (sec !== dateSecond) {
     dateSecond = sec;
-    dateTimeout = keepAliveTimeoutMs;
-    // node:http: `Keep-Alive: timeout=<whole seconds>` whenever a keep-alive timeout is set.
-    const ka = keepAliveTimeoutMs ? `Keep-Alive: timeout=${Math.floor(keepAliveTimeoutMs / 1000)}\r\n` : '';
-    dateLines = `Date: ${new Date(sec * 1000).toUTCString()}\r\nConnection: keep-alive\r\n${ka}\r\n`;
+    const date = `Date: ${new Date(sec * 1000).toUTCString()}\r\n`;
+    dateLines = `${date}\r\n`;
+    closeLines = `${date}Connection: close\r\n\r\n`;
   }
-  return dateLines;
+  return close ? closeLines : dateLines;
 }

@@ -61,6 +61,17 @@ export class NodeResponse extends http.ServerResponse {
 
   override writeHead(statusCode: number, reason?: unknown, obj?: unknown): this {
     if (this.drain?.draining) this.shouldKeepAlive = false;
+    // Go's net/http names no Connection on an HTTP/1.1 answer that keeps the connection (and sends
+    // no Keep-Alive); node:http would write `Connection: keep-alive` and `Keep-Alive: timeout=…`.
+    // Removing the header tells node:http so; a Connection the handler gives still wins, and a
+    // closing answer still says `Connection: close`. node:http decides to close in its writeHead in
+    // one more case — a 100 Continue expected and never sent (expectContinue.ts) — so that case is
+    // read here from the same fields; the server sets no maxRequestsPerSocket, the other one.
+    const expect = this as unknown as { _expect_continue?: boolean; _sent100?: boolean };
+    const closesUnread = expect._expect_continue === true && expect._sent100 !== true;
+    if (this.shouldKeepAlive && !closesUnread && this.req.httpVersionMajor === 1 && this.req.httpVersionMinor === 1 && !this.hasHeader('connection')) {
+      this.removeHeader('connection');
+    }
     const pre = this.nodeHeaders;
     if (pre === undefined) return super.writeHead(statusCode, reason as string, obj as http.OutgoingHttpHeaders);
     const headers = typeof reason === 'string' ? obj : (obj ?? reason);

@@ -36,7 +36,7 @@ for (const [path, extra] of [
     // One whole request first (a keep-alive answer), then the head and half the body of the next.
     c.sock.write(HEAD(extra) + CALL);
     while (answers(c.received()) < 1) await tick(5);
-    assert.match(c.received(), /\r\nConnection: keep-alive\r\n/);
+    assert.doesNotMatch(c.received(), /\r\nConnection:/); // kept alive: named as Go's net/http names it, not at all
     c.sock.write(HEAD(extra) + CALL.slice(0, 10));
     await tick(50);
     let stopped = false;

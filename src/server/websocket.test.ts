@@ -31,7 +31,7 @@ function refusal(status: 400 | 405, cors = ''): string {
   const text = status === 400 ? 'Bad Request' : 'Method Not Allowed';
   return (
     `HTTP/1.1 ${status} ${text}\r\nnode-id: ${nodeID}\r\nVary: Origin\r\n${cors}Content-Type: text/plain; charset=utf-8\r\nSec-Websocket-Version: 13\r\n` +
-    `X-Content-Type-Options: nosniff\r\nContent-Length: ${text.length + 1}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n${text}\n`
+    `X-Content-Type-Options: nosniff\r\nContent-Length: ${text.length + 1}\r\nDate: *\r\n\r\n${text}\n`
   );
 }
 

@@ -34,24 +34,24 @@ const chainIdAnswer = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":"0xa
 const networkIdAnswer = (id: number) => `{"jsonrpc":"2.0","result":{"networkID":"12345"},"id":${id}}\n`;
 
 /** What the node sends for a 200 JSON-RPC answer, Date masked (the compatibility contract). */
-function chainOK(nodeID: string, body: string, keepAlive = 'timeout=120'): string {
+function chainOK(nodeID: string, body: string): string {
   return (
     `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Date: *\r\nConnection: keep-alive\r\nKeep-Alive: ${keepAlive}\r\n\r\n${body}`
+    `Date: *\r\n\r\n${body}`
   );
 }
 /** …and for a 200 answer of one of the node's own (gorilla) services such as /ext/info. */
-function infoOK(nodeID: string, body: string, keepAlive = 'timeout=120'): string {
+function infoOK(nodeID: string, body: string): string {
   return (
     `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: ${keepAlive}\r\n\r\n${body}`
+    `Content-Length: ${Buffer.byteLength(body)}\r\nDate: *\r\n\r\n${body}`
   );
 }
 /** A plain-text error answer of the chain's JSON-RPC handler. */
 function textError(nodeID: string, statusLine: string, body: string): string {
   return (
     `${statusLine}\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n${body}`
+    `Content-Length: ${Buffer.byteLength(body)}\r\nDate: *\r\n\r\n${body}`
   );
 }
 
@@ -95,15 +95,14 @@ test('a chunked body gets byte-for-byte the answer of the Content-Length one (et
   const [chain, info] = await w.read(2);
   w.destroy();
   assert.match(chain.raw, /^HTTP\/1\.1 200 OK\r\n/);
-  assert.deepEqual(names(chain), ['node-id', 'Vary', 'Content-Type', 'Content-Length', 'Date', 'Connection', 'Keep-Alive']);
-  assert.deepEqual(names(info), ['node-id', 'Vary', 'Content-Type', 'X-Content-Type-Options', 'Content-Length', 'Date', 'Connection', 'Keep-Alive']);
+  // As Go's net/http: no Connection (nor Keep-Alive) on an answer that keeps the connection.
+  assert.deepEqual(names(chain), ['node-id', 'Vary', 'Content-Type', 'Content-Length', 'Date']);
+  assert.deepEqual(names(info), ['node-id', 'Vary', 'Content-Type', 'X-Content-Type-Options', 'Content-Length', 'Date']);
   assert.deepEqual(chain.headers.filter(([n]) => n !== 'Date'), [
     ['node-id', nodeID],
     ['Vary', 'Origin'],
     ['Content-Type', 'application/json'],
     ['Content-Length', '43'],
-    ['Connection', 'keep-alive'],
-    ['Keep-Alive', 'timeout=120'],
   ]);
   assert.equal(chain.body, chainIdAnswer(2));
   assert.equal(info.body, networkIdAnswer(3));
@@ -211,6 +210,17 @@ test('Connection: close and HTTP/1.0 requests are answered with `Connection: clo
   assert.equal(b.pending.length, 0);
 });
 
+test('an HTTP/1.0 request asking for keep-alive is answered with `Connection: keep-alive` (as Go) and the connection serves on', LIMIT, async () => {
+  const w = await Wire.open(port);
+  await w.write(post(CHAIN, ethCall('eth_chainId', 53), 'Connection: keep-alive\r\n', '1.0'));
+  const [r] = await w.read(1);
+  assert.equal(r.headers.find(([n]) => n === 'Connection')?.[1], 'keep-alive');
+  assert.equal(r.body, chainIdAnswer(53));
+  await w.write(post(CHAIN, ethCall('eth_chainId', 54)));
+  assert.equal(maskDate((await w.read(1))[0]), chainOK(nodeID, chainIdAnswer(54)));
+  w.destroy();
+});
+
 test('garbage on the wire gets `400 Bad Request` and a close (also after a good request); the node keeps serving', LIMIT, async () => {
   const inputs = ['HELLO\r\n\r\n', `GET ${INFO} HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n`, `POST ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\nContent-Length: 2\r\n\r\n{}`];
   for (const input of inputs) {
@@ -285,7 +295,7 @@ test('the chain JSON-RPC handler: 413 over 5 MiB (declared), 415 for text/plain,
   assert.equal(maskDate(r415), textError(nodeID, 'HTTP/1.1 415 Unsupported Media Type', 'invalid content type, only application/json is supported\n'));
   await w.write(`GET ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   const [get] = await w.read(1);
-  assert.equal(maskDate(get), `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Length: 0\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n`);
+  assert.equal(maskDate(get), `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nContent-Length: 0\r\nDate: *\r\n\r\n`);
   // geth looks at URL.RawQuery: a bare `?` leaves it empty (the health check), `?x` does not (415).
   await w.write(`GET ${CHAIN}? HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
   assert.equal(maskDate((await w.read(1))[0]), maskDate(get));
@@ -315,7 +325,7 @@ test('404 for an unknown path and 301 for a non-canonical one, each followed by 
   const [moved] = await b.read(1);
   assert.equal(
     maskDate(moved),
-    `HTTP/1.1 301 Moved Permanently\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nLocation: /ext/bc/dev/rpc\r\nContent-Length: 0\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n`,
+    `HTTP/1.1 301 Moved Permanently\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nLocation: /ext/bc/dev/rpc\r\nContent-Length: 0\r\nDate: *\r\n\r\n`,
   );
   await b.write(post(CHAIN, ethCall('eth_chainId', 83)));
   assert.equal(maskDate((await b.read(1))[0]), chainOK(nodeID, chainIdAnswer(83)));
@@ -333,8 +343,7 @@ test('Go\'s timeouts: idle keep-alive connections close after http-idle-timeout;
       await w.write(request);
       const [r] = await w.read(1);
       const answeredAt = Date.now();
-      // `Keep-Alive: timeout=0`: whole seconds of 300 ms, as node:http writes it.
-      assert.equal(maskDate(r), infoOK(id, networkIdAnswer(91), 'timeout=0'));
+      assert.equal(maskDate(r), infoOK(id, networkIdAnswer(91)));
       assert.equal(await w.waitClose(4000), true, 'idle connection closed');
       return w.closedAt - answeredAt;
     };
@@ -410,7 +419,7 @@ test('CORS with http-allowed-origins `*`: POST with Origin and the preflight OPT
   assert.equal(
     maskDate(actual),
     `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Allow-Credentials: true\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n${body}`,
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nDate: *\r\n\r\n${body}`,
   );
   await w.write(
     `OPTIONS ${CHAIN} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://example.com\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n`,
@@ -420,7 +429,7 @@ test('CORS with http-allowed-origins `*`: POST with Origin and the preflight OPT
     maskDate(pre),
     `HTTP/1.1 200 OK\r\nnode-id: ${nodeID}\r\nVary: Origin\r\nVary: Access-Control-Request-Method\r\nVary: Access-Control-Request-Headers\r\n` +
       `Access-Control-Allow-Origin: *\r\nAccess-Control-Allow-Methods: POST\r\nAccess-Control-Allow-Headers: Content-Type\r\nAccess-Control-Allow-Credentials: true\r\n` +
-      `Content-Length: 0\r\nDate: *\r\nConnection: keep-alive\r\nKeep-Alive: timeout=120\r\n\r\n`,
+      `Content-Length: 0\r\nDate: *\r\n\r\n`,
   );
   // The same call without Origin has no CORS headers.
   await w.write(post(CHAIN, ethCall('eth_chainId', 112)));
