@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { WebSocket } from 'ws';
-import { BusyPoll, MIN_WINDOW_US, busyPoll } from './busyPoll.js';
+import { BusyPoll, MIN_WINDOW_US, busyPoll, loopKeeper } from './busyPoll.js';
 import { startNode } from '../index.js';
 
 /** A poller on a clock the test moves (milliseconds, as performance.now()). */
@@ -84,35 +84,72 @@ test('several users: the longest setting applies, and releasing one leaves the o
   assert.equal(poll.window, 0);
 });
 
-test('an answer keeps the real event loop turning for the window, then lets it sleep', async () => {
-  const poll = new BusyPoll();
-  poll.answered();
-  assert.equal(poll.active, false, 'no node asked for polling: the loop may sleep at once');
-  const windowMs = 200; // long enough to look at on a loaded machine
-  const release = poll.use(windowMs * 1000);
-  try {
-    // While polling, timers still fire and I/O is still served: polling is a chain of immediates.
-    const started = performance.now();
+/** CPU milliseconds this process used over `ms` of wall time (its event loop free meanwhile). */
+async function cpuOver(ms: number): Promise<number> {
+  const before = process.cpuUsage();
+  await sleep(ms);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+for (const [how, keeperOf] of [
+  ['the loop keeper (no JavaScript per turn)', loopKeeper],
+  ['a chain of immediates', () => undefined],
+] as const) {
+  test(`an answer keeps the real event loop turning for the window, then lets it sleep: ${how}`, async () => {
+    const poll = new BusyPoll(undefined, keeperOf);
     poll.answered();
-    assert.equal(poll.active, true);
-    await sleep(10);
-    assert.equal(poll.active, true, 'still polling 10 ms into a 200 ms window');
-    while (poll.active && performance.now() - started < 5000) await sleep(5);
-    assert.equal(poll.active, false, 'stopped after the window');
-    assert.ok(performance.now() - started >= windowMs, 'polled for the whole window');
-    assert.equal(poll.stats.polls, 1);
-    // Another answer while polling extends the same poll rather than starting a second chain.
-    poll.answered();
-    await sleep(5);
-    poll.answered();
-    assert.equal(poll.stats.polls, 2);
-    // The last user gone (its node stopped): a poll under way ends at its next turn.
-    release();
-    await sleep(5);
-    assert.equal(poll.active, false);
-  } finally {
-    release();
-  }
+    assert.equal(poll.active, false, 'no node asked for polling: the loop may sleep at once');
+    const windowMs = 200; // long enough to look at on a loaded machine
+    const release = poll.use(windowMs * 1000);
+    try {
+      // While polling, timers still fire and I/O is still served, and the thread does not sleep.
+      const started = performance.now();
+      poll.answered();
+      assert.equal(poll.active, true);
+      const spun = await cpuOver(50);
+      assert.equal(poll.active, true, 'still polling 50 ms into a 200 ms window');
+      // A sleeping loop uses next to no CPU; a turning one all it gets (the bound leaves room for a busy machine).
+      assert.ok(spun > 10, `the thread kept turning: ${spun.toFixed(1)} ms of CPU in 50 ms`);
+      while (poll.active && performance.now() - started < 5000) await sleep(5);
+      assert.equal(poll.active, false, 'stopped after the window');
+      assert.ok(performance.now() - started >= windowMs, 'polled for the whole window');
+      assert.equal(poll.stats.polls, 1);
+      const rested = await cpuOver(50);
+      assert.ok(rested < spun / 2, `the loop sleeps again: ${rested.toFixed(1)} ms of CPU in 50 ms (${spun.toFixed(1)} while polling)`);
+      // Another answer while polling extends the same poll rather than starting a second one.
+      poll.answered();
+      await sleep(5);
+      poll.answered();
+      assert.equal(poll.stats.polls, 2);
+      // The last user gone (its node stopped): the poll under way ends (the chain at its next turn).
+      release();
+      await sleep(5);
+      assert.equal(poll.active, false);
+    } finally {
+      release();
+    }
+  });
+}
+
+test('the loop keeper works on this Node.js: one referenced Immediate counted while held, by any number of holders, none queued', async () => {
+  const keeper = loopKeeper();
+  assert.ok(keeper, 'Node.js timers as the keeper expects them (else polling falls back to a chain of immediates)');
+  const immediates = () => process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
+  const before = immediates();
+  keeper.hold();
+  keeper.hold();
+  assert.equal(immediates(), before + 1);
+  keeper.release();
+  assert.equal(immediates(), before + 1, 'still held by the second holder');
+  let ran = false;
+  setImmediate(() => (ran = true));
+  await sleep(1);
+  assert.equal(ran, true, 'immediates of others still run while held');
+  keeper.release();
+  assert.equal(immediates(), before);
+  keeper.release(); // one release too many changes nothing
+  assert.equal(immediates(), before);
 });
 
 test('a node polls after its HTTP, node:http and WebSocket answers; a library node does not by default', async () => {

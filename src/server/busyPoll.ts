@@ -13,6 +13,13 @@
 // after the window but within the longest window grows it (×2, from MIN_WINDOW_US); one that comes
 // later still shrinks it (÷2, to 0 below MIN_WINDOW_US). It is process-wide, like the event loop:
 // with several nodes in one process the longest setting of those running applies.
+//
+// How the loop is kept turning matters for the collector. A chain of setImmediate callbacks makes
+// an Immediate, an async id and Node's per-callback bookkeeping at every turn (~420 B of garbage per
+// ~1 µs turn): polling through a one-connection client's ~100 µs round trip then made about as
+// much garbage as an eth_call, and twice the young-generation collections, most of the
+// one-connection p99 (docs/performance.md, session 42). So where Node's timers allow it, the loop
+// is kept turning with no JavaScript at all (loopKeeper below), and a timer ends the window.
 import { performance } from 'node:perf_hooks';
 
 /** The smallest window polled; a window shrunk below it is 0 (no polling) until requests come fast again. */
@@ -31,7 +38,14 @@ export class BusyPoll {
   /** Polls started and request gaps seen, since start (for tests and the docs' measurements). */
   readonly stats = { polls: 0, caught: 0, grown: 0, shrunk: 0 };
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  /**
+   * `now`: the clock (milliseconds); `keeperOf`: how the loop is kept turning (loopKeeper; a test
+   * gives `() => undefined` for the chain of immediates).
+   */
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly keeperOf: () => LoopKeeper | undefined = loopKeeper,
+  ) {}
 
   /** Adds a node's setting (microseconds, 0 = off); the returned function removes it. */
   use(us: number): () => void {
@@ -50,7 +64,10 @@ export class BusyPoll {
     this.maxUs = Math.max(0, ...this.settings);
     this.windowUs = this.maxUs;
     this.answeredAt = -1;
-    if (this.maxUs === 0) this.until = 0; // a poll under way ends at its next turn
+    if (this.maxUs === 0) {
+      this.until = 0;
+      this.stopPolling();
+    }
   }
 
   /** The current window, microseconds (0: the loop sleeps right after an answer). */
@@ -73,8 +90,16 @@ export class BusyPoll {
     if (!this.polling) {
       this.polling = true;
       this.stats.polls++;
-      // Not unref'd: an unref'd immediate does not stop libuv from blocking in epoll_wait.
-      setImmediate(this.tick);
+      const keeper = this.keeperOf();
+      if (keeper !== undefined) {
+        keeper.hold();
+        // libuv's timers have millisecond steps: the window ends at the first step past `until`.
+        if (this.expiry === undefined) this.expiry = setTimeout(this.expire, 1).unref();
+        else this.expiry.refresh();
+      } else {
+        // Not unref'd: an unref'd immediate does not stop libuv from blocking in epoll_wait.
+        setImmediate(this.tick);
+      }
     }
   }
 
@@ -94,10 +119,94 @@ export class BusyPoll {
     }
   }
 
+  /** The chain of immediates (where the loop keeper cannot be used): one callback per turn. */
   private readonly tick = (): void => {
     if (this.now() < this.until) setImmediate(this.tick);
     else this.polling = false;
   };
+
+  /** The loop keeper's window timer (unref'd: the held count keeps the loop alive while polling). */
+  private expiry: NodeJS.Timeout | undefined;
+
+  private readonly expire = (): void => {
+    if (!this.polling) return; // ended by apply() meanwhile
+    if (this.now() < this.until) {
+      this.expiry!.refresh();
+      return;
+    }
+    this.polling = false;
+    this.keeperOf()!.release();
+  };
+
+  /** Ends a poll under way at once (the last node asking for it has stopped). */
+  private stopPolling(): void {
+    const keeper = this.keeperOf();
+    if (!this.polling || keeper === undefined) return; // a chain ends at its next turn (until is 0)
+    this.polling = false;
+    keeper.release();
+  }
+}
+
+/** Holds libuv's loop awake with no Immediate queued while any hold() has no release() yet. */
+export interface LoopKeeper {
+  hold(): void;
+  release(): void;
+}
+
+const noop = (): void => {};
+let keeperChecked = false;
+let keeper: LoopKeeper | undefined;
+
+/**
+ * Node keeps libuv's poll from blocking while its count of referenced Immediates is above zero (an
+ * idle handle with an empty callback), and calls into JavaScript at the check phase only while an
+ * Immediate is queued. So the keeper holds one count with nothing queued: an Immediate is made,
+ * marked unreferenced behind the count's back (its `refed` field, a symbol of Node's timers module)
+ * and cleared, which leaves the count up; release() marks it referenced again and unrefs it, which
+ * takes the count down (and stops the idle handle at zero). A turn then makes only the C++ check
+ * phase's one object (~68 B per ~0.6 µs turn, against the chain's ~420 B per ~1 µs turn). This leans
+ * on Node's internals, so it is checked once, on first use, against the count that
+ * process.getActiveResourcesInfo() reports; where it does not behave, the chain of immediates is
+ * used instead (undefined).
+ */
+export function loopKeeper(): LoopKeeper | undefined {
+  if (keeperChecked) return keeper;
+  keeperChecked = true;
+  try {
+    const probe = setImmediate(noop);
+    const refed = Object.getOwnPropertySymbols(probe).find((s) => s.description === 'refed');
+    clearImmediate(probe);
+    if (refed === undefined) return undefined;
+    type Flagged = NodeJS.Immediate & Record<symbol, unknown>;
+    // One count held for any number of holders (each BusyPoll holds at most once at a time).
+    let held: Flagged | undefined;
+    let holders = 0;
+    const candidate: LoopKeeper = {
+      hold() {
+        if (holders++ > 0) return;
+        const i = setImmediate(noop) as Flagged;
+        i[refed] = false;
+        clearImmediate(i);
+        held = i;
+      },
+      release() {
+        if (holders === 0 || --holders > 0) return;
+        const i = held!;
+        held = undefined;
+        i[refed] = true;
+        i.unref();
+      },
+    };
+    const counted = () => process.getActiveResourcesInfo().filter((r) => r === 'Immediate').length;
+    const before = counted();
+    candidate.hold();
+    const holding = counted();
+    candidate.release();
+    if (holding === before + 1 && counted() === before) keeper = candidate;
+  } catch {
+    keeper = undefined;
+  }
+  return keeper;
 }
 
 /** The process's poller: the HTTP fast path, node:http's path and WebSocket connections report to it. */
