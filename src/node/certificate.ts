@@ -25,8 +25,13 @@ const int = (b: Buffer) => {
   const v = b.subarray(i);
   return tlv(0x02, v[0] & 0x80 ? Buffer.concat([Buffer.from([0]), v]) : v);
 };
-const utcTime = (d: Date) => tlv(0x17, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(2, 14) + 'Z'));
-const genTime = (d: Date) => tlv(0x18, Buffer.from(d.toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z'));
+/** YYYYMMDDHHMMSS of a time (UTC), cut from its ISO string. */
+const digits = (d: Date) => {
+  const s = d.toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
+  return s.slice(0, 4) + s.slice(5, 7) + s.slice(8, 10) + s.slice(11, 13) + s.slice(14, 16) + s.slice(17, 19);
+};
+const utcTime = (d: Date) => tlv(0x17, Buffer.from(digits(d).slice(2) + 'Z'));
+const genTime = (d: Date) => tlv(0x18, Buffer.from(digits(d) + 'Z'));
 
 const ECDSA_SHA256 = seq(oid('2a8648ce3d040302'));
 

@@ -22,6 +22,13 @@ test('the hand-built certificate is valid X.509: parses, self-verifies, empty su
     assert.ok(new Date(x.validTo).getUTCFullYear() >= 2099);
     assert.ok(x.publicKey.equals(publicKey));
   }
+  // Validity: from now (UTCTime, to the second) to the end of 2099 (GeneralizedTime).
+  const before = Math.floor(Date.now() / 1000) * 1000;
+  const x = new X509Certificate(selfSignedCertificate(privateKey));
+  const after = Date.now();
+  const from = new Date(x.validFrom).getTime();
+  assert.ok(from >= before && from <= after, `${x.validFrom} within [${new Date(before).toISOString()}, ${new Date(after).toISOString()}]`);
+  assert.equal(new Date(x.validTo).toISOString(), '2099-12-31T00:00:00.000Z');
 });
 
 test('identity files: NodeID = RIPEMD-160(SHA-256(certificate DER)), files private, stable on reload', () => {
