@@ -10,8 +10,11 @@ import { afterRestore } from '../snapshot.js';
 type Debug = typeof createDebug & { inspectOpts: Record<string, unknown> };
 const debug = createDebug as Debug;
 
+// fd 2 rather than process.stderr.fd: the first read of process.stderr makes the stream (~0.3 ms
+// of a start), and nothing else on a start needs it. (In a worker thread, whose process.stderr has
+// no fd, `debug` would say no colours; its output reaches fd 2 all the same.)
 function settleColors(): void {
-  if (!('colors' in debug.inspectOpts)) debug.inspectOpts.colors = isatty(process.stderr.fd);
+  if (!('colors' in debug.inspectOpts)) debug.inspectOpts.colors = isatty(2);
 }
 settleColors();
 
