@@ -496,12 +496,16 @@ await writeLibraryEntry();
 /**
  * The log lines' callers for a bundle. A log line names the code that logged it, as AvalancheGo's
  * names its Go file and line (`chains/manager.go:389`); src/logging/logger.ts reads it from the
- * call's stack frame, which in a bundle is `dist/powder.cjs:<line>`. Each place in the bundle
- * that calls a logging method (`.info(`, `.warn(` …) is looked up in the bundle's source map,
- * and the bundle gets, appended after its last line (so no position in it moves), a table from
- * the call's line and column (where V8 places a method call: the method's name) to the
- * TypeScript source's `dir/file.ts:line`. It is small (one entry per call site) and lives in the
- * start-up snapshot with the rest of the bundle.
+ * call's stack frame, which in a bundle is somewhere in `dist/powder.cjs`. Each place in the bundle
+ * that calls a logging method (`.info(`, `.warn(` …) is looked up in the bundle's source map, and
+ * the bundle gets, appended after its last line (so no position in it moves), a table from the
+ * call's offset in the text (where V8 places a method call: the method's name) to the TypeScript
+ * source's `dir/file.ts:line`. Offsets rather than lines: V8 gives a frame's offset at once, but
+ * its first line number in a script costs a scan of the whole script for line ends (~1.5 ms of a
+ * start, docs/performance.md session 43). The appended code also takes one frame's offset of
+ * its own, a method call at a known place, so the table knows how far the loader's wrapper moves
+ * positions (`shift`). It is small (one entry per call site) and lives in the start-up snapshot
+ * with the rest of the bundle.
  */
 async function appendLogCallers(bundle) {
   const { readFileSync, appendFileSync } = await import('node:fs');
@@ -510,19 +514,28 @@ async function appendLogCallers(bundle) {
   const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
   const lineStarts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const table = {};
+  const sites = {};
   for (const m of text.matchAll(/\.(verbo|debug|trace|info|warn|error|fatal)\(/g)) {
     const at = m.index + 1; // the method's name
     let line = lineStarts.length - 1;
     while (lineStarts[line] > at) line--;
-    const column = at - lineStarts[line];
-    const entry = map.findEntry(line, column);
+    const entry = map.findEntry(line, at - lineStarts[line]);
     const source = entry?.originalSource;
     if (!source || !/(^|\/)src\/.+\.ts$/.test(source)) continue;
     const parts = source.split('/');
-    table[`${line + 1}:${column + 1}`] = `${parts.at(-2)}/${parts.at(-1)}:${entry.originalLine + 1}`;
+    sites[at] = `${parts.at(-2)}/${parts.at(-1)}:${entry.originalLine + 1}`;
   }
-  appendFileSync(bundle, `\nglobalThis.__powderLogCallers=${JSON.stringify(table)};\n`);
+  const head = '\n(function () {\n  var o = {}, limit = Error.stackTraceLimit, prepare = Error.prepareStackTrace;\n  Error.stackTraceLimit = 1;\n  Error.prepareStackTrace = function (_, s) { return s; };\n  Error.';
+  const at = text.length + head.length; // offsets count UTF-16 units, as V8's positions in the loaded string do
+  const tail = `captureStackTrace(o);
+  var s = o.stack;
+  Error.stackTraceLimit = limit;
+  Error.prepareStackTrace = prepare;
+  var shift = Array.isArray(s) && s[0] && typeof s[0].getPosition === 'function' ? s[0].getPosition() - ${at} : undefined;
+  if (shift !== undefined) globalThis.__powderLogCallers = { sites: ${JSON.stringify(sites)}, shift: shift };
+})();
+`;
+  appendFileSync(bundle, head + tail);
 }
 
 /**

@@ -135,14 +135,56 @@ interface Entry {
 }
 
 /**
- * The bundles' log call sites: `line:column` in the bundle → `dir/file.ts:line` of the source
- * (scripts/bundle.mjs appends the table to each bundle).
+ * The bundles' log call sites (scripts/bundle.mjs appends the table to each bundle): the call's
+ * offset in the bundle's text → `dir/file.ts:line` of the source, and `shift`, what V8's positions
+ * in the bundle's script add to a text offset (the loader's CommonJS wrapper before the text).
  */
-const bundleCallers = (): Record<string, string> | undefined => (globalThis as { __powderLogCallers?: Record<string, string> }).__powderLogCallers;
+const bundleCallers = (): { sites: Record<string, string>; shift: number } | undefined =>
+  (globalThis as { __powderLogCallers?: { sites: Record<string, string>; shift: number } }).__powderLogCallers;
 const BUNDLE = /(^|[\\/])dist[\\/]powder(\.lib)?\.cjs$/;
 
-/** `dir/file:line` of the code that called the logger (zap's short caller), or ''. */
+interface CallSite {
+  getFileName(): string | null | undefined;
+  getPosition?(): number;
+}
+const callSites = (_: Error, sites: CallSite[]): CallSite[] => sites;
+
+/**
+ * `dir/file:line` of the code that called the logger (zap's short caller), or ''. In a bundle it
+ * is looked up by the call's offset, which V8 gives without a line number: a first line number
+ * makes V8 find every line end of the script, ~1.5 ms of a start for the 1.5 MB bundle
+ * (docs/performance.md, session 43).
+ */
 function callerOf(method: LevelMethod): string {
+  const site = callSiteOf(method);
+  const file = site?.getFileName()?.replace(/^file:\/\//, '');
+  if (file === undefined || !BUNDLE.test(file)) return callerFromStack(method);
+  const table = bundleCallers();
+  const at = site?.getPosition?.();
+  const source = table && at !== undefined ? table.sites[at - table.shift] : undefined;
+  return source ?? callerFromStack(method);
+}
+
+/** The call site that called `method`, as V8 gives it to Error.prepareStackTrace. */
+function callSiteOf(method: LevelMethod): CallSite | undefined {
+  const E = Error as ErrorConstructor & { prepareStackTrace?: unknown };
+  const savedLimit = E.stackTraceLimit;
+  const savedPrepare = E.prepareStackTrace;
+  E.stackTraceLimit = 1;
+  E.prepareStackTrace = callSites;
+  try {
+    const holder: { stack?: CallSite[] } = {};
+    Error.captureStackTrace(holder, method);
+    // Read now: V8 calls prepareStackTrace when the stack is first read.
+    return Array.isArray(holder.stack) ? holder.stack[0] : undefined;
+  } finally {
+    E.stackTraceLimit = savedLimit;
+    E.prepareStackTrace = savedPrepare;
+  }
+}
+
+/** The caller from the formatted stack (with source maps applied where Node applies them). */
+function callerFromStack(method: LevelMethod): string {
   const saved = Error.stackTraceLimit;
   Error.stackTraceLimit = 1;
   const holder: { stack?: string } = {};
@@ -152,9 +194,7 @@ function callerOf(method: LevelMethod): string {
   const m = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/.exec(frame);
   if (!m) return '';
   const file = m[1].replace(/^file:\/\//, '');
-  // In a bundle, the source's file and line rather than the bundle's line.
-  const source = BUNDLE.test(file) ? bundleCallers()?.[`${m[2]}:${m[3]}`] : undefined;
-  return source ?? `${basename(dirname(file))}/${basename(file)}:${m[2]}`;
+  return `${basename(dirname(file))}/${basename(file)}:${m[2]}`;
 }
 
 const COLORS: Record<string, string> = {
