@@ -156,13 +156,13 @@ const callSites = (_: Error, sites: CallSite[]): CallSite[] => sites;
  * (docs/performance.md, session 43).
  */
 function callerOf(method: LevelMethod): string {
+  // No bundle loaded in this process (tests, dist/src): the formatted stack, at once.
+  const table = bundleCallers();
+  if (table === undefined) return callerFromStack(method);
   const site = callSiteOf(method);
   const file = site?.getFileName()?.replace(/^file:\/\//, '');
-  if (file === undefined || !BUNDLE.test(file)) return callerFromStack(method);
-  const table = bundleCallers();
-  const at = site?.getPosition?.();
-  const source = table && at !== undefined ? table.sites[at - table.shift] : undefined;
-  return source ?? callerFromStack(method);
+  const at = file !== undefined && BUNDLE.test(file) ? site?.getPosition?.() : undefined;
+  return (at !== undefined ? table.sites[at - table.shift] : undefined) ?? callerFromStack(method);
 }
 
 /** The call site that called `method`, as V8 gives it to Error.prepareStackTrace. */
