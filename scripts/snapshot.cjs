@@ -16,7 +16,7 @@
 // snapshot and the build goes on without one.
 'use strict';
 const { readFileSync, rmSync, mkdtempSync } = require('node:fs');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { tmpdir } = require('node:os');
 const vm = require('node:vm');
@@ -66,9 +66,23 @@ const httpStandIn = new Proxy(
   },
 );
 
+// bin/loadBundle.cjs, which the bundle requires at the first open of an LMDB database (to load
+// dist/lmdb.cjs through its code cache): run here, it is in the snapshot, and an LMDB start skips
+// the CommonJS loader's resolve, read and compile of it. It requires built-in modules only.
+const loadBundleFile = join(__dirname, '..', 'bin', 'loadBundle.cjs');
+const loadBundleModule = { exports: {} };
+vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${readFileSync(loadBundleFile, 'utf8')}\n})`, { filename: loadBundleFile })(
+  loadBundleModule.exports,
+  require,
+  loadBundleModule,
+  loadBundleFile,
+  dirname(loadBundleFile),
+);
+
 let requireFromBundle; // a full require beside the bundle, once restored
 function bundleRequire(id) {
   if (id === 'node:http' || id === 'http') return httpStandIn;
+  if (id === '../bin/loadBundle.cjs') return loadBundleModule.exports;
   const builtin = id.startsWith('node:') || require('node:module').isBuiltin(id);
   if (builtin) {
     if (!realHttp && /^(node:)?(https|tls|_tls_wrap|_http_\w+)$/.test(id)) throw new Error(`snapshot: ${id} cannot be in a snapshot`);

@@ -203,6 +203,34 @@ test('bin/powder\'s log lines name the TypeScript source that logged them, not t
   }
 });
 
+test('an LMDB start from the snapshot takes bin/loadBundle.cjs from the snapshot, not from the CommonJS loader', async () => {
+  // The snapshot's command line as bin/powder builds it, with a preload that reports, at exit,
+  // which of the process's CommonJS modules came from files.
+  const dirs = [mkdtempSync(join(tmpdir(), 'powder-loadbundle-')), mkdtempSync(join(tmpdir(), 'powder-loadbundle-'))];
+  const probe = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${dirs[0]}`]);
+  await stop(probe);
+  assert.ok(fromSnapshot(probe), probe.cmdline.join(' '));
+  const preload = join(dirs[1], 'report.cjs');
+  writeFileSync(preload, "process.on('exit', () => process.stderr.write('REQUIRED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));\n");
+  const at = probe.cmdline.indexOf('--snapshot-blob');
+  const nodeArgs = [...probe.cmdline.slice(1, at), '--require', preload, ...probe.cmdline.slice(at, probe.cmdline.indexOf('--') + 1)];
+  const launcher = join(dirs[1], 'powder-with-report');
+  writeFileSync(launcher, `#!/bin/sh\nexec ${[probe.cmdline[0]!, ...nodeArgs].map((a) => `'${a}'`).join(' ')} "$@"\n`, { mode: 0o755 });
+  const s = await launch(launcher, [`--data-dir=${join(dirs[1], 'data')}`, '--db-type=lmdb']);
+  try {
+    assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
+    let err = '';
+    s.child.stderr!.on('data', (d) => (err += d));
+    await stop(s);
+    const required = JSON.parse(/REQUIRED (.*)/.exec(err)?.[1] ?? 'null') as string[] | null;
+    assert.ok(required, err);
+    assert.ok(required.includes(preload), 'the report sees the CommonJS cache');
+    assert.deepEqual(required.filter((f) => f.endsWith('loadBundle.cjs')), []);
+  } finally {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
 test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number, and from the snapshot V8\'s semi-spaces at 8 MiB and its scavenges on the main thread', async () => {
   const arenas = (s: Started) => /(?:^|\0)MALLOC_ARENA_MAX=([^\0]*)/.exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
   for (const [env, want] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '8' }, '8'], [{ MALLOC_ARENA_MAX: undefined, POWDER_SNAPSHOT: 'off' }, '2']] as const) {
