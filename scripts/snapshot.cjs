@@ -66,18 +66,18 @@ const httpStandIn = new Proxy(
   },
 );
 
+/** Runs a CommonJS file as Node's loader would (its five names), with `requireFn` as its require. */
+function runCommonJS(file, requireFn) {
+  const module = { exports: {} };
+  const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, { filename: file });
+  wrapper(module.exports, requireFn, module, file, dirname(file));
+  return module;
+}
+
 // bin/loadBundle.cjs, which the bundle requires at the first open of an LMDB database (to load
 // dist/lmdb.cjs through its code cache): run here, it is in the snapshot, and an LMDB start skips
 // the CommonJS loader's resolve, read and compile of it. It requires built-in modules only.
-const loadBundleFile = join(__dirname, '..', 'bin', 'loadBundle.cjs');
-const loadBundleModule = { exports: {} };
-vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${readFileSync(loadBundleFile, 'utf8')}\n})`, { filename: loadBundleFile })(
-  loadBundleModule.exports,
-  require,
-  loadBundleModule,
-  loadBundleFile,
-  dirname(loadBundleFile),
-);
+const loadBundleModule = runCommonJS(join(__dirname, '..', 'bin', 'loadBundle.cjs'), require);
 
 let requireFromBundle; // a full require beside the bundle, once restored
 function bundleRequire(id) {
@@ -103,10 +103,7 @@ bundleRequire.resolve = (id, options) => {
 // NODE_UNIQUE_ID when it loads; Powder never runs as a cluster worker.)
 require('node:cluster');
 
-const source = readFileSync(bundleFile, 'utf8');
-const wrapper = vm.runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundleFile });
-const bundle = { exports: {} };
-wrapper(bundle.exports, bundleRequire, bundle, bundleFile, join(__dirname, '..', 'dist'));
+const bundle = runCommonJS(bundleFile, bundleRequire);
 
 /**
  * Requests as clients send them — keep-alive ones, then a `Connection: close` one (the bench's
