@@ -22,7 +22,7 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const here = dirname(fileURLToPath(import.meta.url));
 // The V8 flags bin/powder runs with (the heap sizes change how often the collector runs).
-const NODE_FLAGS = ['--heap-growing-percent=50', '--max-semi-space-size=8', '--no-parallel-scavenge'];
+const NODE_FLAGS = ['--heap-growing-percent=50', '--min-semi-space-size=2', '--max-semi-space-size=8', '--no-parallel-scavenge'];
 
 if (args.includes('--child')) {
   await child(option('first'), option('second'), Number(option('rounds', 20)), Number(option('block', 2000)), Number(option('warmup', 10000)));

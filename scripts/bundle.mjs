@@ -541,10 +541,10 @@ async function appendLogCallers(bundle) {
 /**
  * The V8 flags the snapshot is built and started with (bin/powder passes the same; a snapshot
  * loads only under its own flags): bin/powder.js's heap flag, given on the command line since a
- * restored process has its heap before any of its JavaScript runs, the young generation's cap and
- * its collections on the main thread alone (bin/powder says why).
+ * restored process has its heap before any of its JavaScript runs, the young generation's first
+ * size and cap, and its collections on the main thread alone (bin/powder says why).
  */
-const SNAPSHOT_NODE_FLAGS = ['--heap-growing-percent=50', '--max-semi-space-size=8', '--no-parallel-scavenge'];
+const SNAPSHOT_NODE_FLAGS = ['--heap-growing-percent=50', '--min-semi-space-size=2', '--max-semi-space-size=8', '--no-parallel-scavenge'];
 
 await makeCodeCache('cli');
 await makeCodeCache('library');

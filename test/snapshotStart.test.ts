@@ -231,7 +231,7 @@ test('an LMDB start from the snapshot takes bin/loadBundle.cjs from the snapshot
   }
 });
 
-test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number, and from the snapshot V8\'s semi-spaces at 8 MiB and its scavenges on the main thread', async () => {
+test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number, and from the snapshot V8\'s semi-spaces from 2 up to 8 MiB and its scavenges on the main thread', async () => {
   const arenas = (s: Started) => /(?:^|\0)MALLOC_ARENA_MAX=([^\0]*)/.exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
   for (const [env, want] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '8' }, '8'], [{ MALLOC_ARENA_MAX: undefined, POWDER_SNAPSHOT: 'off' }, '2']] as const) {
     const dataDir = mkdtempSync(join(tmpdir(), 'powder-arena-'));
@@ -240,6 +240,7 @@ test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a numb
       assert.equal(arenas(s), want, JSON.stringify(env));
       // A heap-size flag cannot be set from JavaScript: only the snapshot's command line has it.
       assert.equal(s.cmdline.includes('--max-semi-space-size=8'), fromSnapshot(s), s.cmdline.join(' '));
+      assert.equal(s.cmdline.includes('--min-semi-space-size=2'), fromSnapshot(s), s.cmdline.join(' '));
       // bin/powder.js sets this one from JavaScript; the snapshot needs it on its command line.
       assert.equal(s.cmdline.includes('--no-parallel-scavenge'), fromSnapshot(s), s.cmdline.join(' '));
     } finally {
