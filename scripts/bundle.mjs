@@ -15,6 +15,9 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { keepBuiltinCodeCache } from './snapshotCodeCache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -508,7 +511,7 @@ await writeLibraryEntry();
  * with the rest of the bundle.
  */
 async function appendLogCallers(bundle) {
-  const { readFileSync, appendFileSync } = await import('node:fs');
+  const { appendFileSync } = await import('node:fs');
   const { SourceMap } = await import('node:module');
   const text = readFileSync(bundle, 'utf8');
   const map = new SourceMap(JSON.parse(readFileSync(`${bundle}.map`, 'utf8')));
@@ -564,21 +567,24 @@ await makeCodeCache('lmdb'); // after the snapshot: bin/powder starts from it
  * cannot be built, neither file is left and bin/powder starts from the code cache.
  */
 async function makeStartupSnapshot() {
-  const { spawnSync } = await import('node:child_process');
-  const { existsSync, realpathSync, rmSync, statSync, writeFileSync } = await import('node:fs');
+  const { existsSync, realpathSync, statSync, writeFileSync } = await import('node:fs');
   const blob = join(root, 'dist/powder.snapshot.blob');
   const stamp = join(root, 'dist/powder.snapshot.node');
   rmSync(blob, { force: true });
   rmSync(stamp, { force: true });
   const env = { ...process.env };
   delete env.NODE_OPTIONS; // flags would be part of the snapshot, and bin/powder starts without
+  const heldFile = join(root, 'dist/powder.snapshot.builtins.json');
+  env.POWDER_SNAPSHOT_BUILTINS = heldFile;
   const r = spawnSync(process.execPath, [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', blob, '--build-snapshot', join(root, 'scripts/snapshot.cjs')], { env, encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0 || !existsSync(blob)) {
     rmSync(blob, { force: true });
+    rmSync(heldFile, { force: true });
     const lines = `${r.error?.message ?? ''}\n${r.stderr ?? ''}`.split('\n').filter((l) => /\S/.test(l) && !/Warning|may still work|issue tracker|--trace-warnings/.test(l));
     console.warn(`bundle: no start-up snapshot (${lines.slice(0, 3).join(' / ').slice(0, 400) || `exit ${r.status}`}); bin/powder starts from the code cache`);
     return;
   }
+  trimSnapshotCodeCache(blob, heldFile, env);
   const { ino, size, mtimeMs } = statSync(process.execPath);
   writeFileSync(stamp, `${ino} ${size} ${Math.floor(mtimeMs / 1000)} ${realpathSync(join(root, 'dist/powder.cjs'))}\n`);
   const touched = spawnSync('touch', ['-r', process.execPath, stamp], { encoding: 'utf8' });
@@ -586,6 +592,33 @@ async function makeStartupSnapshot() {
     rmSync(stamp, { force: true });
     console.warn(`bundle: dist/powder.snapshot.node cannot take the node binary's time (touch -r: ${touched.error?.message ?? touched.stderr.trim()}); bin/powder starts from the code cache`);
   }
+}
+
+/**
+ * Keeps in the snapshot blob only the code cache of the built-in modules a start compiles
+ * (scripts/snapshotCodeCache.mjs says why): those node:http needs — snapshot.cjs requires it when
+ * the snapshot is restored, since no snapshot can hold it — less those the snapshot holds (the
+ * list snapshot.cjs wrote to `heldFile`). Any other built-in a node loads later compiles from its
+ * source, as in a process started without a snapshot's cache. The trimmed blob replaces the
+ * original only once a process has started from it (`powder --version`); otherwise the build
+ * keeps the untrimmed one and says so.
+ */
+function trimSnapshotCodeCache(blob, heldFile, env) {
+  const held = new Set(JSON.parse(readFileSync(heldFile, 'utf8')));
+  rmSync(heldFile, { force: true });
+  const loadsHttp = spawnSync(process.execPath, ['-e', "require('node:http'); process.stdout.write(JSON.stringify(process.moduleLoadList))"], { env, encoding: 'utf8' });
+  const httpNeeds = loadsHttp.status === 0 ? JSON.parse(loadsHttp.stdout).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)) : [];
+  const keep = new Set(httpNeeds.filter((id) => !held.has(id)));
+  if (!keep.has('http')) return console.warn('bundle: the snapshot keeps all built-in modules\' code cache (node:http\'s modules not found)');
+  const candidate = `${blob}.trimmed`;
+  const trimmed = keepBuiltinCodeCache(blob, (id) => keep.has(id), candidate);
+  if (!trimmed) return console.warn('bundle: the snapshot keeps all built-in modules\' code cache (no code-cache section at the end of the blob)');
+  const check = spawnSync(process.execPath, [...SNAPSHOT_NODE_FLAGS, '--snapshot-blob', candidate, '--', '--version'], { env, encoding: 'utf8', timeout: 30_000 });
+  if (check.status !== 0 || !/powder/.test(check.stdout)) {
+    rmSync(candidate, { force: true });
+    return console.warn(`bundle: the snapshot keeps all built-in modules' code cache (a start from the trimmed blob failed: ${(check.stderr || check.stdout || `exit ${check.status}`).trim().slice(0, 300)})`);
+  }
+  renameSync(candidate, blob);
 }
 
 /**
@@ -623,7 +656,7 @@ export const { ${names.join(', ')} } = lib;
  */
 async function makeCodeCache(kind) {
   const { spawn } = await import('node:child_process');
-  const { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = await import('node:fs');
+  const { existsSync, mkdtempSync, readdirSync, writeFileSync } = await import('node:fs');
   const { pathToFileURL } = await import('node:url');
   const { bundleKey, codeCacheFile } = await import('../bin/loadBundle.js');
   const { tmpdir } = await import('node:os');

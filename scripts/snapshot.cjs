@@ -15,7 +15,7 @@
 // only after a restore (src/snapshot.ts); if one is reachable anyway, V8 refuses to write the
 // snapshot and the build goes on without one.
 'use strict';
-const { readFileSync, rmSync, mkdtempSync } = require('node:fs');
+const { readFileSync, rmSync, mkdtempSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { tmpdir } = require('node:os');
@@ -158,6 +158,16 @@ bundle.exports.rehearseStart(dataDir, rehearseRequests).then(
     process.exitCode = 1;
   },
 );
+
+// The built-in modules the snapshot holds, for scripts/bundle.mjs, which drops their code cache
+// from the blob: a restored process never compiles them again (scripts/snapshotCodeCache.mjs).
+if (process.env.POWDER_SNAPSHOT_BUILTINS) {
+  const file = process.env.POWDER_SNAPSHOT_BUILTINS;
+  v8.startupSnapshot.addSerializeCallback(() => {
+    const held = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    writeFileSync(file, JSON.stringify(held));
+  });
+}
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   realHttp = require('node:http');
