@@ -231,13 +231,19 @@ test('an LMDB start from the snapshot takes bin/loadBundle.cjs from the snapshot
   }
 });
 
-test('bin/powder caps glibc\'s malloc arenas at two unless the user chose a number, and from the snapshot V8\'s semi-spaces from 2 up to 8 MiB and its scavenges on the main thread', async () => {
-  const arenas = (s: Started) => /(?:^|\0)MALLOC_ARENA_MAX=([^\0]*)/.exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
-  for (const [env, want] of [[{ MALLOC_ARENA_MAX: undefined }, '2'], [{ MALLOC_ARENA_MAX: '8' }, '8'], [{ MALLOC_ARENA_MAX: undefined, POWDER_SNAPSHOT: 'off' }, '2']] as const) {
+test('bin/powder caps glibc\'s malloc arenas at two and sets its mmap threshold to 8 MiB unless the user chose, and from the snapshot V8\'s semi-spaces from 2 up to 8 MiB and its scavenges on the main thread', async () => {
+  const environ = (s: Started, name: string) => new RegExp(`(?:^|\\0)${name}=([^\\0]*)`).exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
+  const cases = [
+    [{ MALLOC_ARENA_MAX: undefined, MALLOC_MMAP_THRESHOLD_: undefined }, '2', '8388608'],
+    [{ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '131072' }, '8', '131072'],
+    [{ MALLOC_ARENA_MAX: undefined, MALLOC_MMAP_THRESHOLD_: undefined, POWDER_SNAPSHOT: 'off' }, '2', '8388608'],
+  ] as const;
+  for (const [env, arenas, mmapThreshold] of cases) {
     const dataDir = mkdtempSync(join(tmpdir(), 'powder-arena-'));
     const s = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${dataDir}`], env);
     try {
-      assert.equal(arenas(s), want, JSON.stringify(env));
+      assert.equal(environ(s, 'MALLOC_ARENA_MAX'), arenas, JSON.stringify(env));
+      assert.equal(environ(s, 'MALLOC_MMAP_THRESHOLD_'), mmapThreshold, JSON.stringify(env));
       // A heap-size flag cannot be set from JavaScript: only the snapshot's command line has it.
       assert.equal(s.cmdline.includes('--max-semi-space-size=8'), fromSnapshot(s), s.cmdline.join(' '));
       assert.equal(s.cmdline.includes('--min-semi-space-size=2'), fromSnapshot(s), s.cmdline.join(' '));
