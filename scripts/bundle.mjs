@@ -604,8 +604,14 @@ async function makeStartupSnapshot() {
  * keeps the untrimmed one and says so.
  */
 function trimSnapshotCodeCache(blob, heldFile, env) {
-  const held = new Set(JSON.parse(readFileSync(heldFile, 'utf8')));
-  rmSync(heldFile, { force: true });
+  let held;
+  try {
+    held = new Set(JSON.parse(readFileSync(heldFile, 'utf8')));
+  } catch (e) {
+    return console.warn(`bundle: the snapshot keeps all built-in modules' code cache (no list of the modules it holds: ${e.message})`);
+  } finally {
+    rmSync(heldFile, { force: true });
+  }
   const loadsHttp = spawnSync(process.execPath, ['-e', "require('node:http'); process.stdout.write(JSON.stringify(process.moduleLoadList))"], { env, encoding: 'utf8' });
   const httpNeeds = loadsHttp.status === 0 ? JSON.parse(loadsHttp.stdout).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)) : [];
   const keep = new Set(httpNeeds.filter((id) => !held.has(id)));
