@@ -190,6 +190,7 @@ async function main() {
   // 1. Cold start, and 5a. RSS right after the first answer.
   const cold = selected('cold-start') && row('cold-start', 1, 'cold start to first eth_chainId', 'ms', 'lower');
   const rssStart = selected('cold-start') && row('rss-start', 5, 'RSS after start (at the first answered eth_chainId)', 'MiB', 'lower');
+  const faultsStart = selected('cold-start') && row('faults-start', 5, 'minor page faults to the first answered eth_chainId (the host\'s cost of one is in the host context)', 'faults', 'lower');
   // Powder only: the same start on its other database (LMDB, `npm start`'s default, when the peers'
   // comparison runs on memdb), right after each of its starts above.
   const otherDb = POWDER_DB === 'memdb' ? 'lmdb' : 'memdb';
@@ -209,6 +210,7 @@ async function main() {
         const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: POWDER_DB, keepEnv: KEEP_ENV });
         sample(cold, kind, { value: n.startMs });
         sample(rssStart, kind, { value: n.rssAtStart / MiB });
+        sample(faultsStart, kind, { value: n.faultsAtStart });
         await stopNode(n);
       } catch (e) {
         sample(cold, kind, errorSample(e));

@@ -131,7 +131,8 @@ function probeChainId(port, path) {
 /**
  * Starts a node and waits for its first answered eth_chainId (asked every `probeEveryMs`, each time
  * on a fresh connection).
- * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes).
+ * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes),
+ * `faultsAtStart` (minor page faults to then).
  */
 export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', powderNodeFlags = [], keepEnv = false, probeEveryMs = 10 } = {}) {
   const def = NODE_KINDS[kind];
@@ -157,6 +158,7 @@ export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, read
       node.chainId = await probeChainId(port, def.rpcPath);
       node.startMs = performance.now() - t0;
       node.rssAtStart = memory(child.pid).rss;
+      node.faultsAtStart = minorFaults(child.pid);
       return node;
     } catch (e) {
       if (e.answered) {
@@ -221,6 +223,25 @@ export function memory(pid) {
     }
   }
   return { rss, peak };
+}
+
+/**
+ * Minor page faults so far, summed over the process tree (with those of its ended children that
+ * were waited for). On a host where a first touch of a page is slow they are much of a cold start
+ * (docs/performance.md, sessions 22 and 44), so the report shows them beside the start's time.
+ */
+export function minorFaults(pid) {
+  let faults = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      faults += Number(f[7]) + Number(f[8]); // minflt, cminflt (fields 10, 11)
+    } catch {
+      /* ended */
+    }
+  }
+  return faults;
 }
 
 /** CPU time (user + system, seconds) used so far by the process tree. */
