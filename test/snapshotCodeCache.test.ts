@@ -44,12 +44,24 @@ function buildSnapshot(dir: string): string {
 }
 const startFrom = (blob: string) => spawnSync(process.execPath, ['--snapshot-blob', blob], { env, encoding: 'utf8' });
 
+/**
+ * The layout is Node 20's. On another major version whose blob does not end with it, the build
+ * keeps the whole blob (and says so), and these tests skip; on Node 20 the section must be found.
+ */
+const layoutKnown = process.versions.node.startsWith('20.');
+function noSection(t: { skip: (why: string) => void }): boolean {
+  if (layoutKnown) return false;
+  t.skip(`Node ${process.versions.node}'s snapshot blob does not end with Node 20's code-cache section`);
+  return true;
+}
+
 test('a blob from node --build-snapshot ends with every built-in module\'s code cache; trimmed to node:http\'s modules it still starts', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'powder-codecache-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const blob = buildSnapshot(dir);
   const bytes = readFileSync(blob);
   const section = readBuiltinCodeCache(bytes);
+  if (!section && noSection(t)) return;
   assert.ok(section, 'a code-cache section at the end of the blob');
   const ids = section.entries.map((e) => e.id);
   assert.ok(ids.length > 200, `${ids.length} entries`);
@@ -105,10 +117,11 @@ test('a file that does not end with a code-cache section is left untouched', (t)
   }
 });
 
-test('the build\'s snapshot keeps the code cache of node:http\'s modules only, not of the modules it holds', () => {
+test('the build\'s snapshot keeps the code cache of node:http\'s modules only, not of the modules it holds', (t) => {
   const blob = join(ROOT, 'dist/powder.snapshot.blob');
   assert.ok(existsSync(blob), 'dist/powder.snapshot.blob');
   const section = readBuiltinCodeCache(readFileSync(blob));
+  if (!section && noSection(t)) return;
   assert.ok(section);
   const ids = section.entries.map((e) => e.id);
   for (const id of ['http', '_http_server', '_http_incoming', '_http_outgoing']) assert.ok(ids.includes(id), `${id} in ${ids.join(', ')}`);
