@@ -7,6 +7,8 @@ import { parseGenesis, genesisHeader, genesisAirdrop, cachedRulesAt, type Genesi
 import { checkConfigCompatible } from './config/compat.js';
 import { Blockchain } from './chain/blockchain.js';
 import { writeGenesisState } from './chain/genesisState.js';
+import { genesisStateKey } from './chain/genesisMemo.js';
+import { precompileActivations } from './config/chainConfig.js';
 import { Consensus, type ChainRulesView, type Rules } from './chain/consensus.js';
 import { DEV_MNEMONIC, devAccounts, type DevAccount } from './chain/devAccounts.js';
 import { TxPool } from './txpool/pool.js';
@@ -95,10 +97,19 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const upgradeOp = chain.store.metaOp(upgrade);
   // Checked at every start, as Subnet-EVM rebuilds the genesis block at every start.
   const airdropAddresses = genesisAirdrop(genesis);
+  const stateKey = genesisStateKey({
+    genesis: ctx.genesis,
+    networkID: ctx.networkID,
+    upgrade: ctx.upgrade,
+    airdrop: airdropAddresses,
+    activations: precompileActivations(cfg, undefined, genesis.timestamp),
+    recordPreimages: chain.state.recordPreimages,
+  });
   const created = await chain.init(
     (sm) => writeGenesisState(sm, genesis, airdropAddresses, (s) => consensus.genesisActivations(s, genesis.timestamp)),
     (root) => genesisHeader(genesis, root),
     [upgradeOp],
+    stateKey,
   );
   // §4.4: upgrades at or before the last accepted block may not move between restarts.
   if (storedUpgrade !== undefined && !vmConfig.skipUpgradeCheck) {

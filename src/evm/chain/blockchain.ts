@@ -11,6 +11,7 @@ import { accountFromRLP } from '../state/flat.js';
 import { StateStore } from '../state/state.js';
 import { Commons, forkFor, type EvmFork } from './common.js';
 import { ChainStore, type Op, type StoredReceipt } from './store.js';
+import { recallGenesisState, rememberGenesisState } from './genesisMemo.js';
 import { EMPTY_ROOT, EMPTY_UNCLE_HASH, decodeHeader, encodeHeader, hashHeader, type ChainHeader } from './header.js';
 import type { ChainRulesView } from './consensus.js';
 import { withSender } from './exec.js';
@@ -65,9 +66,10 @@ export class Blockchain {
 
   /**
    * Loads the head, or writes the genesis block (with `genesisOps`, written in the same
-   * transaction). True when it wrote the genesis block.
+   * transaction). True when it wrote the genesis block. With `stateKey` (genesisMemo.ts), the
+   * genesis state's nodes come from the last chain of this process whose state had that key.
    */
-  async init(genesisState: (sm: MerkleStateManager) => Promise<void>, genesisHeader: (stateRoot: Uint8Array) => ChainHeader, genesisOps: Op[] = []): Promise<boolean> {
+  async init(genesisState: (sm: MerkleStateManager) => Promise<void>, genesisHeader: (stateRoot: Uint8Array) => ChainHeader, genesisOps: Op[] = [], stateKey?: string): Promise<boolean> {
     const headHash = this.store.head();
     if (headHash) {
       const b = this.blockByHash(headHash);
@@ -77,16 +79,20 @@ export class Blockchain {
       await this.unindexBeyondHistory();
       return false;
     }
-    const common = this.commons.get('cancun');
-    const sm = this.state.live(common, EMPTY_ROOT);
-    await sm.checkpoint();
-    await genesisState(sm);
-    await sm.commit();
-    const root = await sm.getStateRoot();
+    let state = stateKey === undefined ? undefined : recallGenesisState(stateKey);
+    if (!state) {
+      const sm = this.state.live(this.commons.get('cancun'), EMPTY_ROOT);
+      await sm.checkpoint();
+      await genesisState(sm);
+      await sm.commit();
+      state = { root: await sm.getStateRoot(), nodes: this.state.nodes.takeBatch() };
+      if (stateKey !== undefined) rememberGenesisState(stateKey, state.nodes, state.root);
+    }
+    const { root } = state;
     const header = genesisHeader(root);
     const hash = hashHeader(header);
     const block: Block = { hash, hashHex: hex(hash), header, rawTxs: [], senders: [] };
-    const ops: Op[] = [...this.state.nodes.takeBatch(), ...this.blockOps(block, []), ...genesisOps];
+    const ops: Op[] = [...state.nodes, ...this.blockOps(block, []), ...genesisOps];
     // Committed synchronously (nothing else is in flight yet): the chain answers only once this
     // is durable, and lmdb-js's write thread took ~6 ms longer to hand the commit back
     // (docs/performance.md, session 32).
