@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { devNode, devNodeWithConfig, rpcError, DEV_ADDRS, type Rpc } from './testkit.js';
-import { genesisStateKey, genesisStateRecalls } from './genesisMemo.js';
+import { genesisStateKey, genesisStateRecalls, recallGenesisState, rememberGenesisState } from './genesisMemo.js';
 import { keccak256, type Hex } from 'viem';
 
 const DEPLOYER = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
@@ -73,5 +73,13 @@ test('a chain without preimages, or inputs that change the state, make another k
     genesisStateKey({ ...base, recordPreimages: true }),
   ]);
   assert.equal(keys.size, 7, 'every input changes the key');
+
+  // A large genesis state is not kept for the life of the process (nor a smaller one before it).
+  const node = (n: number): [Uint8Array, Uint8Array] => [new Uint8Array(33).fill(n % 256), new Uint8Array(1024)];
+  rememberGenesisState('small', [node(1)], new Uint8Array(32));
+  assert.ok(recallGenesisState('small'));
+  rememberGenesisState('large', Array.from({ length: 1100 }, (_, i) => node(i)), new Uint8Array(32));
+  assert.equal(recallGenesisState('large'), undefined);
+  assert.equal(recallGenesisState('small'), undefined);
   assert.equal(genesisStateKey({ ...base }), genesisStateKey(base), 'the same inputs, the same key');
 });

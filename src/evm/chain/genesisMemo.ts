@@ -39,8 +39,13 @@ export function recallGenesisState(key: string): { nodes: Op[]; root: Uint8Array
   return { nodes: copy(last.nodes), root: Uint8Array.from(last.root) };
 }
 
+/** Kept for the life of the process: a genesis with a large alloc is not kept (the default dev genesis is ~20 KB). */
+const MAX_KEPT_BYTES = 1 << 20;
+
 export function rememberGenesisState(key: string, nodes: Op[], root: Uint8Array): void {
-  last = { key, nodes: copy(nodes), root: Uint8Array.from(root) };
+  let bytes = key.length;
+  for (const [k, v] of nodes) bytes += k.length + (v?.length ?? 0);
+  last = bytes <= MAX_KEPT_BYTES ? { key, nodes: copy(nodes), root: Uint8Array.from(root) } : undefined;
 }
 
 /** How many chains took their genesis state from here (the tests ask). */
