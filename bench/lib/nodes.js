@@ -226,35 +226,30 @@ export function memory(pid) {
 }
 
 /**
- * Minor page faults so far, summed over the process tree (with those of its ended children that
- * were waited for). On a host where a first touch of a page is slow they are much of a cold start
- * (docs/performance.md, sessions 22 and 44), so the report shows them beside the start's time.
+ * The sum over the process tree of two fields of /proc/<pid>/stat, given by their index after the
+ * command name (field n of proc(5) is index n - 3).
  */
-export function minorFaults(pid) {
-  let faults = 0;
+function statFieldsSum(pid, a, b) {
+  let sum = 0;
   for (const p of processTree(pid)) {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      faults += Number(f[7]) + Number(f[8]); // minflt, cminflt (fields 10, 11)
+      sum += Number(f[a]) + Number(f[b]);
     } catch {
       /* ended */
     }
   }
-  return faults;
+  return sum;
 }
 
-/** CPU time (user + system, seconds) used so far by the process tree. */
-export function cpuSeconds(pid) {
-  let ticks = 0;
-  for (const p of processTree(pid)) {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14, 15)
-    } catch {
-      /* ended */
-    }
-  }
-  return ticks / 100; // USER_HZ is 100 on Linux
-}
+/**
+ * Minor page faults so far, summed over the process tree (with those of its ended children that
+ * were waited for: minflt and cminflt). On a host where a first touch of a page is slow they are
+ * much of a cold start (docs/performance.md, sessions 22 and 44), so the report shows them beside
+ * the start's time.
+ */
+export const minorFaults = (pid) => statFieldsSum(pid, 7, 8);
+
+/** CPU time (user + system, seconds) used so far by the process tree: utime and stime, in ticks. */
+export const cpuSeconds = (pid) => statFieldsSum(pid, 11, 12) / 100; // USER_HZ is 100 on Linux
