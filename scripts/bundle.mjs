@@ -18,6 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { keepBuiltinCodeCache } from './snapshotCodeCache.mjs';
+import { makeSingleExecutable } from './singleExecutable.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -572,6 +573,7 @@ async function makeStartupSnapshot() {
   const stamp = join(root, 'dist/powder.snapshot.node');
   rmSync(blob, { force: true });
   rmSync(stamp, { force: true });
+  rmSync(join(root, 'dist/powder-node'), { force: true }); // made again from this snapshot's inputs below
   const env = { ...process.env };
   delete env.NODE_OPTIONS; // flags would be part of the snapshot, and bin/powder starts without
   const heldFile = join(root, 'dist/powder.snapshot.builtins.json');
@@ -591,7 +593,9 @@ async function makeStartupSnapshot() {
   if (touched.status !== 0) {
     rmSync(stamp, { force: true });
     console.warn(`bundle: dist/powder.snapshot.node cannot take the node binary's time (touch -r: ${touched.error?.message ?? touched.stderr.trim()}); bin/powder starts from the code cache`);
+    return;
   }
+  makeSingleExecutable({ root, env, keepCodeCache: (file) => codeCacheToKeep(file, env) });
 }
 
 /**
@@ -604,18 +608,8 @@ async function makeStartupSnapshot() {
  * keeps the untrimmed one and says so.
  */
 function trimSnapshotCodeCache(blob, heldFile, env) {
-  let held;
-  try {
-    held = new Set(JSON.parse(readFileSync(heldFile, 'utf8')));
-  } catch (e) {
-    return console.warn(`bundle: the snapshot keeps all built-in modules' code cache (no list of the modules it holds: ${e.message})`);
-  } finally {
-    rmSync(heldFile, { force: true });
-  }
-  const loadsHttp = spawnSync(process.execPath, ['-e', "require('node:http'); process.stdout.write(JSON.stringify(process.moduleLoadList))"], { env, encoding: 'utf8' });
-  const httpNeeds = loadsHttp.status === 0 ? JSON.parse(loadsHttp.stdout).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)) : [];
-  const keep = new Set(httpNeeds.filter((id) => !held.has(id)));
-  if (!keep.has('http')) return console.warn('bundle: the snapshot keeps all built-in modules\' code cache (node:http\'s modules not found)');
+  const keep = codeCacheToKeep(heldFile, env);
+  if (!keep) return;
   const candidate = `${blob}.trimmed`;
   const trimmed = keepBuiltinCodeCache(blob, (id) => keep.has(id), candidate);
   if (!trimmed) return console.warn('bundle: the snapshot keeps all built-in modules\' code cache (no code-cache section at the end of the blob)');
@@ -625,6 +619,27 @@ function trimSnapshotCodeCache(blob, heldFile, env) {
     return console.warn(`bundle: the snapshot keeps all built-in modules' code cache (a start from the trimmed blob failed: ${(check.stderr || check.stdout || `exit ${check.status}`).trim().slice(0, 300)})`);
   }
   renameSync(candidate, blob);
+}
+
+/**
+ * The built-in modules whose code cache a start compiles from: node:http's, less those the
+ * snapshot holds (the list snapshot.cjs wrote to `heldFile`, deleted here). Undefined, with a
+ * warning, when either list is missing: then the blob keeps every entry.
+ */
+function codeCacheToKeep(heldFile, env) {
+  let held;
+  try {
+    held = new Set(JSON.parse(readFileSync(heldFile, 'utf8')));
+  } catch (e) {
+    return void console.warn(`bundle: the snapshot keeps all built-in modules' code cache (no list of the modules it holds: ${e.message})`);
+  } finally {
+    rmSync(heldFile, { force: true });
+  }
+  const loadsHttp = spawnSync(process.execPath, ['-e', "require('node:http'); process.stdout.write(JSON.stringify(process.moduleLoadList))"], { env, encoding: 'utf8' });
+  const httpNeeds = loadsHttp.status === 0 ? JSON.parse(loadsHttp.stdout).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)) : [];
+  const keep = new Set(httpNeeds.filter((id) => !held.has(id)));
+  if (!keep.has('http')) return void console.warn('bundle: the snapshot keeps all built-in modules\' code cache (node:http\'s modules not found)');
+  return keep;
 }
 
 /**

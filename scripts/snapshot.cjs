@@ -1,5 +1,7 @@
 // Builds Powder's start-up snapshot, run by scripts/bundle.mjs as
 //   node --snapshot-blob dist/powder.snapshot.blob --build-snapshot scripts/snapshot.cjs
+// and again, for the single executable dist/powder-node (scripts/singleExecutable.mjs), as the
+// `main` of `node --experimental-sea-config` with `"useSnapshot": true`.
 // A V8 start-up snapshot is the heap of a process, written to a file, that a later `node
 // --snapshot-blob <file>` starts from instead of an empty one. Here the heap holds the CLI bundle
 // (dist/powder.cjs) with its module bodies run, and — because a node is started and stopped once
@@ -24,6 +26,8 @@ const v8 = require('node:v8');
 const EventEmitter = require('node:events');
 
 const bundleFile = join(__dirname, '..', 'dist', 'powder.cjs');
+/** scripts/singleExecutable.mjs's SEA_NODE_OPTIONS: bin/powder starts dist/powder-node with it. */
+const SEA_NODE_OPTIONS = '--max-semi-space-size=8';
 
 let realHttp; // node:http, once restored
 class ServerResponsePlaceholder extends Object {}
@@ -175,11 +179,33 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   Object.setPrototypeOf(ServerResponsePlaceholder.prototype, realHttp.ServerResponse.prototype);
   requireFromBundle = require('node:module').createRequire(bundleFile);
   globalThis.__powderImport = restoredImport();
-  bundle.exports.main(process.argv.slice(1)).catch((e) => {
+  bundle.exports.main(process.argv.slice(asSingleExecutable() ? 2 : 1)).catch((e) => {
     process.stderr.write(`powder: ${e?.stack ?? e}\n`);
     process.exit(1);
   });
 });
+
+/**
+ * Whether this process is dist/powder-node, the single executable with this snapshot inside
+ * (scripts/singleExecutable.mjs), and if so its set-up: its argv repeats the executable's path
+ * before the arguments; the V8 flags bin/powder gives `node --snapshot-blob` on its command line,
+ * which a single executable cannot take, are set here as bin/powder.js sets them (V8 reads both at
+ * each collection); and the NODE_OPTIONS bin/powder gave it for its heap's size is not passed on to
+ * the processes the node starts, nor shown in its process.env.
+ */
+function asSingleExecutable() {
+  let sea;
+  try {
+    sea = require('node:sea');
+  } catch {
+    return false; // a Node.js without single executables
+  }
+  if (!sea.isSea()) return false;
+  v8.setFlagsFromString('--heap-growing-percent=50');
+  v8.setFlagsFromString('--no-parallel-scavenge');
+  if (process.env.NODE_OPTIONS === SEA_NODE_OPTIONS) delete process.env.NODE_OPTIONS;
+  return true;
+}
 
 /**
  * import() for the bundle (src/dynamicImport.ts): functions restored from a snapshot have no

@@ -1,16 +1,18 @@
 // bin/powder: the node started from its start-up snapshot (scripts/snapshot.cjs, written by the
-// build that `npm test` runs first), and the cases where it must start from bin/powder.js instead.
+// build that `npm test` runs first) — from the single executable dist/powder-node that holds it
+// (scripts/singleExecutable.mjs) and from the blob (POWDER_SEA=off) — and the cases where it must
+// start from bin/powder.js instead.
 // Everything a start-up snapshot could get wrong is asked of a real node here: state made per
 // process (keys, hashers, randomness), node:http (absent from the snapshot while it was built),
 // import() (restored functions have none of their own), packages required by name, LMDB, signals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rpc } from './helpers.js';
 import { wsClient } from './wsClient.js';
 
@@ -21,6 +23,9 @@ function repoRoot(): string {
 }
 const ROOT = repoRoot();
 const LAUNCHER = join(ROOT, 'bin/powder');
+const SEA = join(ROOT, 'dist/powder-node');
+/** The build makes the single executable on Node 20 (scripts/singleExecutable.mjs reads Node 20's SEA blob). */
+const SEA_EXPECTED = process.versions.node.startsWith('20.');
 const TIMESTAMP_VM_ID = 'tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH';
 
 interface Started {
@@ -29,6 +34,8 @@ interface Started {
   nodeID: string;
   /** The command line of the node process (after the launcher's exec). */
   cmdline: string[];
+  /** The program the node process runs (after the launcher's exec). */
+  exe: string;
   exited: Promise<number | null>;
 }
 
@@ -59,8 +66,9 @@ async function launch(program: string, args: string[], env: Record<string, strin
     child.once('exit', (code) => reject(new Error(`exited ${code} before its banner: ${out} ${err}`)));
   });
   const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  const exe = readlinkSync(`/proc/${child.pid}/exe`);
   const nodeID = /NodeID:\s+(NodeID-\S+)/.exec(out)?.[1] ?? '';
-  return { child, url, nodeID, cmdline, exited };
+  return { child, url, nodeID, cmdline, exe, exited };
 }
 
 async function stop(s: Started): Promise<number | null> {
@@ -68,8 +76,14 @@ async function stop(s: Started): Promise<number | null> {
   return s.exited;
 }
 
-const fromSnapshot = (s: Started) => s.cmdline.includes('--snapshot-blob') && !s.cmdline.some((a) => a.endsWith('powder.js'));
-const fromBundle = (s: Started) => !s.cmdline.includes('--snapshot-blob') && s.cmdline.some((a) => a.endsWith(join('bin', 'powder.js')));
+const fromSea = (s: Started) => s.exe === SEA;
+const fromBlob = (s: Started) => s.exe !== SEA && s.cmdline.includes('--snapshot-blob') && !s.cmdline.some((a) => a.endsWith('powder.js'));
+const fromBundle = (s: Started) => s.exe !== SEA && !s.cmdline.includes('--snapshot-blob') && s.cmdline.some((a) => a.endsWith(join('bin', 'powder.js')));
+/** Started from the snapshot as bin/powder starts by default: from the single executable where the build makes one. */
+const fromSnapshot = (s: Started) => (SEA_EXPECTED ? fromSea(s) : fromBlob(s));
+/** The environment that makes bin/powder start from the snapshot's blob, or from the single executable. */
+const BLOB = { POWDER_SEA: 'off' } as const;
+const DEFAULT = {} as const;
 
 test('the build wrote a start-up snapshot and the stamp bin/powder checks', () => {
   assert.ok(existsSync(join(ROOT, 'dist/powder.snapshot.blob')), 'dist/powder.snapshot.blob (the build prints why when it cannot make one)');
@@ -79,16 +93,25 @@ test('the build wrote a start-up snapshot and the stamp bin/powder checks', () =
   // bin/powder compares the times with `test -nt` / `-ot`: the stamp carries the binary's own.
   assert.equal(statSync(join(ROOT, 'dist/powder.snapshot.node')).mtimeMs, node.mtimeMs);
   assert.equal(bundle, join(ROOT, 'dist/powder.cjs'));
+  if (SEA_EXPECTED) {
+    // A copy of this node with the snapshot inside, made after the blob (bin/powder compares).
+    assert.ok(existsSync(SEA), 'dist/powder-node (the build prints why when it cannot make one)');
+    assert.ok(statSync(SEA).mode & 0o100, 'executable');
+    assert.ok(statSync(SEA).mtimeMs >= statSync(join(ROOT, 'dist/powder.snapshot.blob')).mtimeMs);
+    assert.ok(statSync(SEA).size > statSync(process.execPath).size);
+    for (const left of ['powder-node.tmp', 'powder.sea.blob', 'powder.sea.json', 'powder.sea.builtins.json']) assert.ok(!existsSync(join(ROOT, 'dist', left)), left);
+  }
 });
 
-test('bin/powder from the snapshot: transactions, calls, WebSocket, node:http, import() of a plugin, LMDB across a restart', async () => {
+for (const [how, env, started] of [['the single executable', DEFAULT, fromSnapshot], ['the blob', BLOB, fromBlob]] as const) {
+test(`bin/powder from the snapshot (${how}): transactions, calls, WebSocket, node:http, import() of a plugin, LMDB across a restart`, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-snap-'));
   const pluginDir = join(dataDir, 'plugins');
   mkdirSync(pluginDir);
   const args = [`--data-dir=${dataDir}`, '--api-admin-enabled=true', `--plugin-dir=${pluginDir}`];
-  let s = await launch(LAUNCHER, args);
+  let s = await launch(LAUNCHER, args, env);
   try {
-    assert.ok(fromSnapshot(s), s.cmdline.join(' '));
+    assert.ok(started(s), `${s.exe} ${s.cmdline.join(' ')}`);
     const chain = `${s.url}/ext/bc/dev/rpc`;
     assert.equal((await rpc(chain, 'eth_chainId', [])).result, '0xa8ca');
 
@@ -117,14 +140,23 @@ test('bin/powder from the snapshot: transactions, calls, WebSocket, node:http, i
     assert.equal(health.status, 200);
     assert.equal(((await health.json()) as { healthy: boolean }).healthy, true);
 
-    // admin.loadVMs imports the plugin file: import() from a restored process.
-    copyFileSync(join(ROOT, 'examples/timestampvm', `${TIMESTAMP_VM_ID}.js`), join(pluginDir, `${TIMESTAMP_VM_ID}.js`));
+    // admin.loadVMs imports the plugin file: import() from a restored process. The plugin also
+    // reports what code in the node's process sees: not the NODE_OPTIONS bin/powder gives the
+    // single executable (the processes it starts would inherit it), and its arguments.
+    const report = join(dataDir, 'plugin-saw.json');
+    writeFileSync(
+      join(pluginDir, `${TIMESTAMP_VM_ID}.js`),
+      `import { writeFileSync } from 'node:fs';\n` +
+        `writeFileSync(${JSON.stringify(report)}, JSON.stringify({ NODE_OPTIONS: process.env.NODE_OPTIONS ?? null, args: process.argv.slice(-3) }));\n` +
+        `export { default } from ${JSON.stringify(pathToFileURL(join(ROOT, 'examples/timestampvm', `${TIMESTAMP_VM_ID}.js`)).href)};\n`,
+    );
     const loaded = await rpc(`${s.url}/ext/admin`, 'admin.loadVMs', {});
     assert.deepEqual(loaded.result, { newVMs: { [TIMESTAMP_VM_ID]: [] } });
+    assert.deepEqual(JSON.parse(readFileSync(report, 'utf8')), { NODE_OPTIONS: null, args });
 
     assert.equal(await stop(s), 0, 'SIGINT stops it cleanly');
-    s = await launch(LAUNCHER, args);
-    assert.ok(fromSnapshot(s));
+    s = await launch(LAUNCHER, args, env);
+    assert.ok(started(s));
     assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_blockNumber', [])).result, '0x1', 'the chain was kept in LMDB');
     assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_getBalance', ['0x00000000000000000000000000000000000000aa', 'latest'])).result, '0x2a');
   } finally {
@@ -132,6 +164,7 @@ test('bin/powder from the snapshot: transactions, calls, WebSocket, node:http, i
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+}
 
 test('bin/powder from the snapshot in another project\'s folder: the packages it loads on first use are its own', async () => {
   // A Hardhat project has its own micro-eth-signer (an older one); a restored process's import()
@@ -187,11 +220,11 @@ test('bin/powder\'s log lines name the TypeScript source that logged them, not t
   const line = readFileSync(join(ROOT, 'src/node/node.ts'), 'utf8').split('\n').findIndex((l) => l.includes("log.info('node started'")) + 1;
   assert.ok(line > 0);
   // The two loaders wrap the bundle's text alike today; the table finds its shift either way.
-  for (const env of [{}, { POWDER_SNAPSHOT: 'off' }]) {
+  for (const [env, started] of [[DEFAULT, fromSnapshot], [BLOB, fromBlob], [{ POWDER_SNAPSHOT: 'off' }, fromBundle]] as const) {
     const dataDir = mkdtempSync(join(tmpdir(), 'powder-log-caller-'));
     const s = await launch(LAUNCHER, [`--data-dir=${dataDir}`, '--db-type=memdb'], env);
     try {
-      assert.ok(env.POWDER_SNAPSHOT ? fromBundle(s) : fromSnapshot(s));
+      assert.ok(started(s), JSON.stringify(env));
       const log = readFileSync(join(dataDir, 'logs/main.log'), 'utf8');
       assert.match(log, new RegExp(`INFO node/node\\.ts:${line} node started `));
       assert.match(log, /INFO chains\/manager\.ts:\d+ created chain /);
@@ -207,9 +240,9 @@ test('an LMDB start from the snapshot takes bin/loadBundle.cjs from the snapshot
   // The snapshot's command line as bin/powder builds it, with a preload that reports, at exit,
   // which of the process's CommonJS modules came from files.
   const dirs = [mkdtempSync(join(tmpdir(), 'powder-loadbundle-')), mkdtempSync(join(tmpdir(), 'powder-loadbundle-'))];
-  const probe = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${dirs[0]}`]);
+  const probe = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${dirs[0]}`], BLOB);
   await stop(probe);
-  assert.ok(fromSnapshot(probe), probe.cmdline.join(' '));
+  assert.ok(fromBlob(probe), probe.cmdline.join(' '));
   const preload = join(dirs[1], 'report.cjs');
   writeFileSync(preload, "process.on('exit', () => process.stderr.write('REQUIRED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));\n");
   const at = probe.cmdline.indexOf('--snapshot-blob');
@@ -231,11 +264,12 @@ test('an LMDB start from the snapshot takes bin/loadBundle.cjs from the snapshot
   }
 });
 
-test('bin/powder caps glibc\'s malloc arenas at two and sets its mmap threshold to 8 MiB unless the user chose, and from the snapshot V8\'s semi-spaces from 2 up to 8 MiB and its scavenges on the main thread', async () => {
+test('bin/powder caps glibc\'s malloc arenas at two and sets its mmap threshold to 8 MiB unless the user chose, and from the snapshot V8\'s semi-spaces up to 8 MiB (from the blob from 2 MiB) and its scavenges on the main thread', async () => {
   const environ = (s: Started, name: string) => new RegExp(`(?:^|\\0)${name}=([^\\0]*)`).exec(readFileSync(`/proc/${s.child.pid}/environ`, 'utf8'))?.[1];
   const cases = [
     [{ MALLOC_ARENA_MAX: undefined, MALLOC_MMAP_THRESHOLD_: undefined }, '2', '8388608'],
     [{ MALLOC_ARENA_MAX: '8', MALLOC_MMAP_THRESHOLD_: '131072' }, '8', '131072'],
+    [{ MALLOC_ARENA_MAX: undefined, MALLOC_MMAP_THRESHOLD_: undefined, ...BLOB }, '2', '8388608'],
     [{ MALLOC_ARENA_MAX: undefined, MALLOC_MMAP_THRESHOLD_: undefined, POWDER_SNAPSHOT: 'off' }, '2', '8388608'],
   ] as const;
   for (const [env, arenas, mmapThreshold] of cases) {
@@ -244,11 +278,17 @@ test('bin/powder caps glibc\'s malloc arenas at two and sets its mmap threshold 
     try {
       assert.equal(environ(s, 'MALLOC_ARENA_MAX'), arenas, JSON.stringify(env));
       assert.equal(environ(s, 'MALLOC_MMAP_THRESHOLD_'), mmapThreshold, JSON.stringify(env));
-      // A heap-size flag cannot be set from JavaScript: only the snapshot's command line has it.
-      assert.equal(s.cmdline.includes('--max-semi-space-size=8'), fromSnapshot(s), s.cmdline.join(' '));
-      assert.equal(s.cmdline.includes('--min-semi-space-size=2'), fromSnapshot(s), s.cmdline.join(' '));
-      // bin/powder.js sets this one from JavaScript; the snapshot needs it on its command line.
-      assert.equal(s.cmdline.includes('--no-parallel-scavenge'), fromSnapshot(s), s.cmdline.join(' '));
+      const what = `${JSON.stringify(env)}: ${s.exe} ${s.cmdline.join(' ')}`;
+      assert.equal(fromBundle(s), 'POWDER_SNAPSHOT' in env, what);
+      assert.equal(fromBlob(s), 'POWDER_SEA' in env || (!SEA_EXPECTED && !('POWDER_SNAPSHOT' in env)), what);
+      // A heap-size flag cannot be set from JavaScript: only the blob's command line has them; the
+      // single executable, which takes no V8 flags on its command line, gets the cap (the one heap
+      // flag NODE_OPTIONS may carry) from there and sets --no-parallel-scavenge itself.
+      assert.equal(s.cmdline.includes('--max-semi-space-size=8'), fromBlob(s), what);
+      assert.equal(s.cmdline.includes('--min-semi-space-size=2'), fromBlob(s), what);
+      assert.equal(environ(s, 'NODE_OPTIONS'), fromSea(s) ? '--max-semi-space-size=8' : undefined, what);
+      // bin/powder.js sets this one from JavaScript; the blob needs it on its command line.
+      assert.equal(s.cmdline.includes('--no-parallel-scavenge'), fromBlob(s), what);
     } finally {
       await stop(s);
       rmSync(dataDir, { recursive: true, force: true });
@@ -320,7 +360,7 @@ test('bin/powder through a link (npm\'s node_modules/.bin) uses the snapshot; a 
     // The package copied (bin, dist, package.json, its node_modules linked): the snapshot names
     // the bundle it was built from, so the copy starts from its own bundle.
     const copy = join(dir, 'copy');
-    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true, preserveTimestamps: true });
+    for (const part of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true, preserveTimestamps: true, filter: (f) => f !== SEA });
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
     started.push(await launch(join(copy, 'bin/powder'), [`--data-dir=${join(dir, 'd2')}`, '--db-type=memdb']));
     assert.ok(fromBundle(started[1]!), started[1]!.cmdline.join(' '));
@@ -339,7 +379,8 @@ test('npm start\'s launcher (scripts/start.cjs) runs bin/powder, and Ctrl+C stop
   try {
     const [child] = readFileSync(`/proc/${s.child.pid}/task/${s.child.pid}/children`, 'utf8').trim().split(/\s+/);
     const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
-    assert.ok(cmdline.includes('--snapshot-blob') && cmdline.includes(`--data-dir=${dataDir}`), cmdline.join(' '));
+    const exe = readlinkSync(`/proc/${child}/exe`);
+    assert.ok((SEA_EXPECTED ? exe === SEA : cmdline.includes('--snapshot-blob')) && cmdline.includes(`--data-dir=${dataDir}`), `${exe} ${cmdline.join(' ')}`);
     assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
     process.kill(-s.child.pid!, 'SIGINT');
     assert.equal(await s.exited, 0);
