@@ -452,6 +452,26 @@ const lmdbBundle = {
     });
     b.onResolve({ filter: /^msgpackr-extract$/ }, () => ({ path: 'msgpackr-extract', namespace: 'powder-left-out' }));
     b.onLoad({ filter: /.*/, namespace: 'powder-left-out' }, (args) => ({ contents: `throw new Error('${args.path} is left out of the bundle');`, loader: 'js' }));
+    // lmdb requires msgpackr (its default value encoder) as it loads, but makes an encoder only for
+    // a database whose encoding is msgpack (or unset); Powder's are all `binary`. Required where
+    // lmdb makes that encoder instead, msgpackr's module (~60 % of this bundle's text) never runs
+    // and is not in the bundle's code cache: ~2–4 ms of module body and part of the compile off
+    // every LMDB start on a slow host (docs/performance.md, session 45).
+    b.onLoad({ filter: /[\\/]node_modules[\\/]lmdb[\\/]dist[\\/]index\.cjs$/ }, async (args) => {
+      let js = await readFile(args.path, 'utf8');
+      for (const [find, replace] of [
+        ["var msgpackr = require('msgpackr');", 'var msgpackr;'],
+        ['\tMsgpackrEncoder: msgpackr.Encoder,', '\tMsgpackrEncoder: undefined,'],
+        ["? moduleRequire('cbor-x').Encoder\n\t\t\t\t\t\t: MsgpackrEncoder;", "? moduleRequire('cbor-x').Encoder\n\t\t\t\t\t\t: (msgpackr ??= require('msgpackr')).Encoder;"],
+      ]) {
+        const out = js.replace(find, replace);
+        if (out === js) throw new Error(`bundle: lmdb's dist/index.cjs no longer has the text scripts/bundle.mjs patches (${find})`);
+        js = out;
+      }
+      // The declaration, and the require where the encoder is made: nothing else may use it.
+      if (js.match(/\bmsgpackr\b/g)?.length !== 3) throw new Error("bundle: lmdb's dist/index.cjs uses msgpackr elsewhere too");
+      return { contents: js, loader: 'js' };
+    });
   },
 };
 

@@ -1,6 +1,7 @@
 // scripts/lmdbNative.cjs finds lmdb and its platform package by stat calls instead of
 // require.resolve (a cold start's cost, docs/performance.md session 33). Its search must pick the
-// folder Node's own resolution picks: checked against require.resolve on layouts npm makes.
+// folder Node's own resolution picks: checked against require.resolve on layouts npm makes. And
+// the bundle of lmdb that search serves, with its one patch (scripts/bundle.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,5 +62,26 @@ test('the lmdb search finds the folder Node resolves: hoisted, nested, scoped, i
     assert.equal(nearestPackage(modules, '@fake/lmdb-linux-arm64'), nodeResolves(modules, '@fake/lmdb-linux-arm64'));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('the bundled lmdb (dist/lmdb.cjs, msgpackr required only where an encoder is made): binary databases as Powder opens them, and a msgpack one still', () => {
+  const { requireBundle } = require(join(root, 'bin', 'loadBundle.cjs')) as { requireBundle(file: string): { open(options: object): LmdbRoot } };
+  type LmdbDb = { putSync(k: unknown, v: unknown): void; get(k: unknown): unknown };
+  type LmdbRoot = LmdbDb & { openDB(options: object): LmdbDb; close(): Promise<void> };
+  const lmdb = requireBundle(join(root, 'dist', 'lmdb.cjs'));
+  const dir = mkdtempSync(join(tmpdir(), 'powder-lmdb-bundle-'));
+  try {
+    const env = lmdb.open({ path: dir, maxDbs: 4, keyEncoding: 'binary', encoding: 'binary' });
+    const binary = env.openDB({ name: 'b', keyEncoding: 'binary', encoding: 'binary' });
+    binary.putSync(Buffer.from([1, 2]), Buffer.from([3, 4, 5]));
+    assert.deepEqual(Buffer.from(binary.get(Buffer.from([1, 2])) as Uint8Array), Buffer.from([3, 4, 5]));
+    // The package's default encoding, msgpack: its encoder comes from msgpackr, required at this open.
+    const structured = env.openDB({ name: 'm', encoding: 'msgpack' });
+    structured.putSync('k', { a: 1, list: [1n, 'two'], nested: { ok: true } });
+    assert.deepEqual(structured.get('k'), { a: 1, list: [1n, 'two'], nested: { ok: true } });
+    void env.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
