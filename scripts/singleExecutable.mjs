@@ -5,7 +5,8 @@
 // Why: `node --snapshot-blob <file>` (Node 20) reads the whole blob into a zero-filled buffer, then
 // copies V8's part out of it again; every page of both is a page fault. A SEA finds the snapshot in
 // its own mapped image: pages of a file already in the page cache, mapped many per fault. On a host
-// whose faults cost ~10 µs each a start made ~980 fewer faults and took 161 → 144 ms
+// whose faults cost ~10 µs each a start made 440–980 fewer faults (the fewer when the page cache
+// holds only what processes read, not the whole freshly built file) and took 161 → 144 ms
 // (docs/performance.md, session 45).
 //
 // What it cannot do in Node 20: take V8 flags on its command line (every argument is the
