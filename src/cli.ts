@@ -6,6 +6,7 @@ import { FLAGS } from './config/flags.js';
 import { NODE_VERSION } from './api/info/version.js';
 import { fastHttpStats } from './server/fastHttp.js';
 import { busyPoll } from './server/busyPoll.js';
+import { restoreExtraCaCerts } from './node/extraCaCerts.js';
 
 function usage(): string {
   const lines = [
@@ -43,6 +44,7 @@ function startError(e: unknown, argvPort: () => string): string {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  restoreExtraCaCerts();
   if (argv.includes('--help') || argv.includes('-h') || argv.includes('-help')) {
     console.log(usage());
     return;

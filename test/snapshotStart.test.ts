@@ -36,6 +36,8 @@ interface Started {
   cmdline: string[];
   /** The program the node process runs (after the launcher's exec). */
   exe: string;
+  /** What the node has written to stderr so far. */
+  stderr: () => string;
   exited: Promise<number | null>;
 }
 
@@ -68,7 +70,7 @@ async function launch(program: string, args: string[], env: Record<string, strin
   const cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
   const exe = readlinkSync(`/proc/${child.pid}/exe`);
   const nodeID = /NodeID:\s+(NodeID-\S+)/.exec(out)?.[1] ?? '';
-  return { child, url, nodeID, cmdline, exe, exited };
+  return { child, url, nodeID, cmdline, exe, exited, stderr: () => err };
 }
 
 async function stop(s: Started): Promise<number | null> {
@@ -109,7 +111,9 @@ test(`bin/powder from the snapshot (${how}): transactions, calls, WebSocket, nod
   const pluginDir = join(dataDir, 'plugins');
   mkdirSync(pluginDir);
   const args = [`--data-dir=${dataDir}`, '--api-admin-enabled=true', `--plugin-dir=${pluginDir}`];
-  let s = await launch(LAUNCHER, args, env);
+  // A NODE_EXTRA_CA_CERTS that Node.js would warn about at start had it read it (bin/powder sets it aside).
+  const caFile = join(dataDir, 'no-such-ca.pem');
+  let s = await launch(LAUNCHER, args, { ...env, NODE_EXTRA_CA_CERTS: caFile });
   try {
     assert.ok(started(s), `${s.exe} ${s.cmdline.join(' ')}`);
     const chain = `${s.url}/ext/bc/dev/rpc`;
@@ -147,12 +151,15 @@ test(`bin/powder from the snapshot (${how}): transactions, calls, WebSocket, nod
     writeFileSync(
       join(pluginDir, `${TIMESTAMP_VM_ID}.js`),
       `import { writeFileSync } from 'node:fs';\n` +
-        `writeFileSync(${JSON.stringify(report)}, JSON.stringify({ NODE_OPTIONS: process.env.NODE_OPTIONS ?? null, args: process.argv.slice(-3) }));\n` +
+        `writeFileSync(${JSON.stringify(report)}, JSON.stringify({ NODE_OPTIONS: process.env.NODE_OPTIONS ?? null, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? null, setAside: process.env.POWDER_SET_ASIDE_EXTRA_CA_CERTS ?? null, args: process.argv.slice(-3) }));\n` +
         `export { default } from ${JSON.stringify(pathToFileURL(join(ROOT, 'examples/timestampvm', `${TIMESTAMP_VM_ID}.js`)).href)};\n`,
     );
     const loaded = await rpc(`${s.url}/ext/admin`, 'admin.loadVMs', {});
     assert.deepEqual(loaded.result, { newVMs: { [TIMESTAMP_VM_ID]: [] } });
-    assert.deepEqual(JSON.parse(readFileSync(report, 'utf8')), { NODE_OPTIONS: null, args });
+    assert.deepEqual(JSON.parse(readFileSync(report, 'utf8')), { NODE_OPTIONS: null, NODE_EXTRA_CA_CERTS: caFile, setAside: null, args });
+    assert.doesNotMatch(s.stderr(), /extra certs/i, 'Node.js did not read NODE_EXTRA_CA_CERTS');
+    const log = readFileSync(join(dataDir, 'logs/vm-factory.log'), 'utf8'); // the registry's logger, as AvalancheGo names it
+    assert.match(log, new RegExp(`INFO vms/registry\\.ts:\\d+ NODE_EXTRA_CA_CERTS was not loaded at start: .*POWDER_EXTRA_CA_CERTS=load.*"file": "${caFile.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
 
     assert.equal(await stop(s), 0, 'SIGINT stops it cleanly');
     s = await launch(LAUNCHER, args, env);
@@ -292,6 +299,29 @@ test('bin/powder caps glibc\'s malloc arenas at two and sets its mmap threshold 
     } finally {
       await stop(s);
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('bin/powder starts Node.js without NODE_EXTRA_CA_CERTS unless POWDER_EXTRA_CA_CERTS=load, from the single executable, the blob and bin/powder.js', async () => {
+  const environ = (s: Started) => readFileSync(`/proc/${s.child.pid}/environ`, 'utf8').split('\0');
+  for (const how of [DEFAULT, BLOB, { POWDER_SNAPSHOT: 'off' }]) {
+    for (const load of [false, true]) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'powder-extra-ca-'));
+      const caFile = join(dataDir, 'no-such-ca.pem');
+      const what = `${JSON.stringify(how)} ${load ? 'load' : 'default'}`;
+      const s = await launch(LAUNCHER, [`--data-dir=${dataDir}`, '--db-type=memdb'], { ...how, NODE_EXTRA_CA_CERTS: caFile, POWDER_EXTRA_CA_CERTS: load ? 'load' : undefined });
+      try {
+        assert.equal((await rpc(`${s.url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca', what);
+        const vars = environ(s);
+        assert.equal(vars.includes(`NODE_EXTRA_CA_CERTS=${caFile}`), load, what);
+        assert.equal(vars.includes(`POWDER_SET_ASIDE_EXTRA_CA_CERTS=${caFile}`), !load, what);
+        // Node.js warns at start when the file it was given cannot be read: only when it read it.
+        assert.equal(/Warning: Ignoring extra certs from/.test(s.stderr()), load, `${what}: ${s.stderr()}`);
+      } finally {
+        await stop(s);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     }
   }
 });

@@ -20,7 +20,8 @@ export const DEFAULT_CHAIN_ID = 43214;
  * each Node.js process read and parse that certificate file before any of its code runs; this
  * machine's environment points it at the system's 220 KB CA bundle, ~55 ms of every start of a
  * Node-based node (Hardhat, Ganache, Powder) and none of Anvil's. No node here makes a TLS
- * connection. `run.js --keep-env` starts the nodes with the environment as it is.
+ * connection. `run.js --keep-env` starts the nodes with the environment as it is (since session 45
+ * Powder's bin/powder sets the variable aside for Node's start itself; Hardhat and Ganache pay it).
  */
 export const DROPPED_ENV = ['NODE_EXTRA_CA_CERTS'];
 /** Of DROPPED_ENV, the variables this environment sets (what a run actually drops). */

@@ -10,6 +10,7 @@ import { parseID, parseIDFromJSON, vmIDFromName } from '../ids/ids.js';
 import type { Logger } from '../logging/logger.js';
 import { isVMFactory, PLUGIN_PROTOCOL_VERSION, type VMFactory } from './types.js';
 import { dynamicImport } from '../dynamicImport.js';
+import { extraCaCertsNotLoaded } from '../node/extraCaCerts.js';
 import { goQuote } from '../rpc/goQuote.js';
 import { parseJsonGoErrors } from '../evm/config/json.js';
 
@@ -57,6 +58,9 @@ interface VMRecord {
 }
 
 export type NewVMsListener = (vmIDs: string[]) => void | Promise<void>;
+
+/** Whether a plugin's load has said that NODE_EXTRA_CA_CERTS was set aside (src/node/extraCaCerts.ts): once per process. */
+let caNoteLogged = false;
 
 export class VMRegistry {
   readonly aliaser = new Aliaser();
@@ -228,6 +232,11 @@ export class VMRegistry {
 
   /** Imports the plugin module, finds its factory, checks its version and probes it (5 s). */
   private load(path: string): Promise<VMFactory> {
+    const caFile = extraCaCertsNotLoaded();
+    if (caFile !== undefined && !caNoteLogged) {
+      caNoteLogged = true;
+      this.log.info('NODE_EXTRA_CA_CERTS was not loaded at start: TLS connections made in this process trust Node.js\'s bundled CA certificates only (start with POWDER_EXTRA_CA_CERTS=load to have them trust the file too)', { file: caFile });
+    }
     const work = (async () => {
       // The query makes a changed file a new module; an unchanged one is served from the cache.
       const st = statSync(path, { bigint: true });
