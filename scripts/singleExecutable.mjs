@@ -79,6 +79,14 @@ export function makeSingleExecutable({ root, env, keepCodeCache }) {
     console.warn(`bundle: no single executable (${why}); bin/powder starts from dist/powder.snapshot.blob`);
   };
   if (!process.versions.node.startsWith('20.')) return skip(`Node.js ${process.versions.node}: its SEA blob's layout is not the one read here`);
+  // macOS needs the binary's signature removed and remade, and Windows runs bin/powder.js (start.cjs).
+  if (process.platform !== 'linux') return skip(`made on Linux only, not ${process.platform}`);
+  let postject;
+  try {
+    postject = join(createRequire(import.meta.url).resolve('postject/package.json'), '..', 'dist/cli.js');
+  } catch {
+    return skip('the postject package is not installed (a dev dependency)');
+  }
   writeFileSync(config, JSON.stringify({ main: join(root, 'scripts/snapshot.cjs'), output: prep, useSnapshot: true, disableExperimentalSEAWarning: true }));
   const made = spawnSync(process.execPath, [SEA_NODE_OPTIONS, '--experimental-sea-config', config], { env: { ...env, POWDER_SNAPSHOT_BUILTINS: heldFile }, encoding: 'utf8', timeout: 120_000 });
   if (made.status !== 0 || !existsSync(prep)) return skip(firstLines(made));
@@ -86,7 +94,6 @@ export function makeSingleExecutable({ root, env, keepCodeCache }) {
   if (keep && !keepSeaBuiltinCodeCache(prep, (id) => keep.has(id))) console.warn("bundle: the single executable keeps all built-in modules' code cache (no snapshot at the end of its blob)");
   copyFileSync(process.execPath, candidate);
   chmodSync(candidate, 0o755);
-  const postject = join(createRequire(import.meta.url).resolve('postject/package.json'), '..', 'dist/cli.js');
   // postject's own output (LIEF's warnings about the binary's notes) only matters when it fails.
   const injected = spawnSync(process.execPath, [postject, candidate, 'NODE_SEA_BLOB', prep, '--sentinel-fuse', SEA_FUSE], { encoding: 'utf8', timeout: 120_000 });
   if (injected.status !== 0) return skip(`postject: ${firstLines(injected)}`);

@@ -24,8 +24,8 @@ function repoRoot(): string {
 const ROOT = repoRoot();
 const LAUNCHER = join(ROOT, 'bin/powder');
 const SEA = join(ROOT, 'dist/powder-node');
-/** The build makes the single executable on Node 20 (scripts/singleExecutable.mjs reads Node 20's SEA blob). */
-const SEA_EXPECTED = process.versions.node.startsWith('20.');
+/** The build makes the single executable on Node 20 on Linux (scripts/singleExecutable.mjs reads Node 20's SEA blob). */
+const SEA_EXPECTED = process.versions.node.startsWith('20.') && process.platform === 'linux';
 const TIMESTAMP_VM_ID = 'tGas3T58KzdjLHhBDMnH2TvrddhqTji5iZAMZ3RXs2NLpSnhH';
 
 interface Started {
