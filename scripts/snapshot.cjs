@@ -174,12 +174,13 @@ if (process.env.POWDER_SNAPSHOT_BUILTINS) {
 }
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
+  const singleExecutable = setUpSingleExecutable(); // first: its V8 flags apply to all that follows
   realHttp = require('node:http');
   Object.setPrototypeOf(ServerResponsePlaceholder, realHttp.ServerResponse);
   Object.setPrototypeOf(ServerResponsePlaceholder.prototype, realHttp.ServerResponse.prototype);
   requireFromBundle = require('node:module').createRequire(bundleFile);
   globalThis.__powderImport = restoredImport();
-  bundle.exports.main(process.argv.slice(asSingleExecutable() ? 2 : 1)).catch((e) => {
+  bundle.exports.main(process.argv.slice(singleExecutable ? 2 : 1)).catch((e) => {
     process.stderr.write(`powder: ${e?.stack ?? e}\n`);
     process.exit(1);
   });
@@ -193,7 +194,7 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
  * each collection); and the NODE_OPTIONS bin/powder gave it for its heap's size is not passed on to
  * the processes the node starts, nor shown in its process.env.
  */
-function asSingleExecutable() {
+function setUpSingleExecutable() {
   let sea;
   try {
     sea = require('node:sea');

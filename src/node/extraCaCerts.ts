@@ -1,7 +1,7 @@
 // NODE_EXTRA_CA_CERTS and bin/powder. Node.js reads that file, and parses it with its own bundled
-// CA certificates, at every start, before any JavaScript runs: 30–60 ms of a start on this
-// project's VM, whose environment points it at the system's CA bundle (docs/performance.md,
-// session 45). A node makes no TLS connection of its own (it serves), so bin/powder starts Node.js
+// CA certificates, at every start, before any JavaScript runs: ~70 ms of a start on this project's
+// VM, whose environment points it at the system's CA bundle (226 -> 157 ms in alternating starts;
+// docs/performance.md, session 45). A node makes no TLS connection of its own (it serves), so bin/powder starts Node.js
 // without the variable, unless POWDER_EXTRA_CA_CERTS=load, and hands its value over as
 // POWDER_SET_ASIDE_EXTRA_CA_CERTS; the node puts it back into its process.env first thing, so the
 // processes it starts, and code that reads the variable, see the user's environment. What it cannot
