@@ -97,14 +97,16 @@ export async function createSubnetEVMChain(ctx: ChainContext): Promise<ChainVM> 
   const upgradeOp = chain.store.metaOp(upgrade);
   // Checked at every start, as Subnet-EVM rebuilds the genesis block at every start.
   const airdropAddresses = genesisAirdrop(genesis);
-  const stateKey = genesisStateKey({
-    genesis: ctx.genesis,
-    networkID: ctx.networkID,
-    upgrade: ctx.upgrade,
-    airdrop: airdropAddresses,
-    activations: precompileActivations(cfg, undefined, genesis.timestamp),
-    recordPreimages: chain.state.recordPreimages,
-  });
+  // Made only when the genesis block is written: a restart reads its state from the database.
+  const stateKey = () =>
+    genesisStateKey({
+      genesis: ctx.genesis,
+      networkID: ctx.networkID,
+      upgrade: ctx.upgrade,
+      airdrop: airdropAddresses,
+      activations: precompileActivations(cfg, undefined, genesis.timestamp),
+      recordPreimages: chain.state.recordPreimages,
+    });
   const created = await chain.init(
     (sm) => writeGenesisState(sm, genesis, airdropAddresses, (s) => consensus.genesisActivations(s, genesis.timestamp)),
     (root) => genesisHeader(genesis, root),

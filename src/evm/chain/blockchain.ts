@@ -66,10 +66,11 @@ export class Blockchain {
 
   /**
    * Loads the head, or writes the genesis block (with `genesisOps`, written in the same
-   * transaction). True when it wrote the genesis block. With `stateKey` (genesisMemo.ts), the
-   * genesis state's nodes come from the last chain of this process whose state had that key.
+   * transaction). True when it wrote the genesis block. With `stateKey` (genesisMemo.ts; asked only
+   * when the genesis block is written), the genesis state's nodes come from the last chain of this
+   * process whose state had that key.
    */
-  async init(genesisState: (sm: MerkleStateManager) => Promise<void>, genesisHeader: (stateRoot: Uint8Array) => ChainHeader, genesisOps: Op[] = [], stateKey?: string): Promise<boolean> {
+  async init(genesisState: (sm: MerkleStateManager) => Promise<void>, genesisHeader: (stateRoot: Uint8Array) => ChainHeader, genesisOps: Op[] = [], stateKeyOf?: () => string): Promise<boolean> {
     const headHash = this.store.head();
     if (headHash) {
       const b = this.blockByHash(headHash);
@@ -79,6 +80,7 @@ export class Blockchain {
       await this.unindexBeyondHistory();
       return false;
     }
+    const stateKey = stateKeyOf?.();
     let state = stateKey === undefined ? undefined : recallGenesisState(stateKey);
     if (!state) {
       const sm = this.state.live(this.commons.get('cancun'), EMPTY_ROOT);
