@@ -6,7 +6,7 @@
 //   | node run.js --render (tables again from results/latest.json)
 // --only runs a subset (ids: see WORKLOAD_IDS) and writes results/only.{json,md} instead, never the docs.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, release, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -201,17 +201,31 @@ async function main() {
       reference: 'cold-start',
       referenceLabel: `the cold start with ${POWDER_DB} (1.)`,
     });
+  // Powder only: a restart on the LMDB data dir its LMDB start above left (its identity and genesis
+  // on disk), as a persistent dev chain restarts; measured right after that start's clean stop.
+  const restartLmdb =
+    cold &&
+    nodes.includes('powder') &&
+    row('p-restart-lmdb', 6, 'restart to first eth_chainId on the data dir of an --db-type=lmdb start (identity and genesis on disk)', 'ms', 'lower', {
+      reference: POWDER_DB === 'lmdb' ? 'cold-start' : 'p-cold-other',
+      referenceLabel: POWDER_DB === 'lmdb' ? 'the cold start with lmdb (1.)' : 'the cold start with lmdb',
+    });
   const nodeStarts = [];
   for (let rep = 0; cold && rep < CONFIG.coldReps; rep++) {
     // Host context, interleaved with the nodes' starts: Node.js's own start and exit.
     await nodeStartMs({ keepEnv: KEEP_ENV }).then((ms) => nodeStarts.push(ms), () => {});
     for (const kind of inTurn(nodes, rep)) {
+      // Powder's LMDB start (the comparison's when --powder-db=lmdb, else its other database's) leaves
+      // its data dir for the restart below.
+      let lmdbDir;
       try {
         const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: POWDER_DB, keepEnv: KEEP_ENV });
         sample(cold, kind, { value: n.startMs });
         sample(rssStart, kind, { value: n.rssAtStart / MiB });
         sample(faultsStart, kind, { value: n.faultsAtStart });
-        await stopNode(n);
+        const keepData = kind === 'powder' && POWDER_DB === 'lmdb';
+        await stopNode(n, { keepData });
+        if (keepData) lmdbDir = n.dataDir;
       } catch (e) {
         sample(cold, kind, errorSample(e));
       }
@@ -219,9 +233,24 @@ async function main() {
         try {
           const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: otherDb, keepEnv: KEEP_ENV });
           sample(coldOther, kind, { value: n.startMs });
-          await stopNode(n);
+          const keepData = otherDb === 'lmdb';
+          await stopNode(n, { keepData });
+          if (keepData) lmdbDir = n.dataDir;
         } catch (e) {
           sample(coldOther, kind, errorSample(e));
+        }
+      }
+      if (kind === 'powder' && restartLmdb) {
+        if (lmdbDir === undefined) sample(restartLmdb, kind, { error: 'the LMDB start before it failed' });
+        else {
+          try {
+            const n = await startNode(kind, { logDir, chainId, powderBin: POWDER_BIN, powderDb: 'lmdb', keepEnv: KEEP_ENV, dataDir: lmdbDir });
+            sample(restartLmdb, kind, { value: n.startMs });
+            await stopNode(n);
+          } catch (e) {
+            rmSync(lmdbDir, { recursive: true, force: true });
+            sample(restartLmdb, kind, errorSample(e));
+          }
         }
       }
     }
@@ -374,7 +403,7 @@ async function main() {
   }
 
   // 6. Powder only: Avalanche-specific requests beside eth_chainId; an admin chain alias beside the direct path.
-  const powderRows = coldOther ? [coldOther] : [];
+  const powderRows = [coldOther, restartLmdb].filter(Boolean);
   if (nodes.includes('powder') && selectedAnyConn('powder-only')) {
     try {
       const n = alive('powder');
@@ -473,7 +502,7 @@ function writeResults(info, compareRows, powderRows, nodes, unavailable, full = 
     const rs = compareRows.filter((r) => r.group === g);
     if (rs.length) md.push('', `### ${title}`, '', comparisonTable(rs, nodes, unavailable));
   }
-  if (powderRows.length) md.push('', '### 6. Powder only (its other database\'s start; Avalanche APIs beside eth_chainId)', '', powderOnlyTable(powderRows, compareRows));
+  if (powderRows.length) md.push('', '### 6. Powder only (its other database\'s start and an LMDB restart; Avalanche APIs beside eth_chainId)', '', powderOnlyTable(powderRows, compareRows));
   const table = md.join('\n') + '\n';
   // A subset run (--only) leaves the full run's results and the docs alone.
   const name = subset ? 'only' : 'latest';

@@ -135,10 +135,9 @@ function probeChainId(port, path) {
  * @returns {Promise<RunningNode>} with `startMs` = spawn → first answer, `rssAtStart` (bytes),
  * `faultsAtStart` (minor page faults to then).
  */
-export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', powderNodeFlags = [], keepEnv = false, probeEveryMs = 10 } = {}) {
+export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, readyTimeoutMs = 60_000, powderBin = DEFAULT_POWDER_BIN, powderDb = 'memdb', powderNodeFlags = [], keepEnv = false, probeEveryMs = 10, dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`)) } = {}) {
   const def = NODE_KINDS[kind];
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), `bench-${kind}-`));
   const [program, args] = def.command(port, dataDir, chainId, { powderBin, powderDb, powderNodeFlags });
   const logPath = join(logDir ?? dataDir, `${kind}-${port}.log`);
   const logFd = openSync(logPath, 'a');
@@ -171,7 +170,8 @@ export async function startNode(kind, { logDir, chainId = DEFAULT_CHAIN_ID, read
   }
 }
 
-export async function stopNode(node) {
+/** Stops the node and removes its data dir, unless `keepData` (a restart on it follows). */
+export async function stopNode(node, { keepData = false } = {}) {
   const { child } = node;
   if (child.exitCode === null && child.signalCode === null) {
     const gone = new Promise((r) => child.once('exit', r));
@@ -180,7 +180,7 @@ export async function stopNode(node) {
     await gone;
     clearTimeout(timer);
   }
-  rmSync(node.dataDir, { recursive: true, force: true });
+  if (!keepData) rmSync(node.dataDir, { recursive: true, force: true });
 }
 
 function tail(path) {
