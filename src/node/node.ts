@@ -73,6 +73,7 @@ export class Node implements NodeServices {
       this.db.store('validators'),
       { nodeID: this.identity.nodeID, blsSecretKey: this.identity.blsSecretKey },
       () => this.now(),
+      (e) => this.log.warn('failed to write validator uptimes', { error: String(e) }),
     );
     this.vms = new VMRegistry(config.pluginDir, this.logs.make('vm-factory'));
     this.chains = new ChainManager({
@@ -271,7 +272,7 @@ export class Node implements NodeServices {
     }
     await this.http?.close(this.config.httpShutdownTimeoutMs).catch(() => {});
     await this.chains.shutdown();
-    this.validators.stop();
+    await this.validators.stop();
     for (const f of this.cleanups.reverse()) {
       try {
         await f();

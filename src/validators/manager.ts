@@ -39,6 +39,7 @@ interface UptimeRecord {
   lastUpdated: number;
 }
 
+/** How often the uptimes are written while the node runs (and once more at stop). */
 const CHECKPOINT_MS = 5_000;
 
 export class ValidatorManager {
@@ -50,15 +51,23 @@ export class ValidatorManager {
   private timer: NodeJS.Timeout | undefined;
   /** When this process started measuring (ms since epoch). */
   private readonly startedMs: number;
+  /** The periodic checkpoint's write while the store still has it (checkpointLater). */
+  private pending: Promise<void> | undefined;
 
+  /**
+   * `onCheckpointError`: a periodic checkpoint's write failed (the node logs it; the next one, or
+   * the one at stop, writes the records again).
+   */
   constructor(
     private readonly store: KVStore,
     private readonly self: { nodeID: string; blsSecretKey: Uint8Array },
     private readonly now: () => number,
+    private readonly onCheckpointError: (e: unknown) => void = () => {},
+    checkpointMs = CHECKPOINT_MS,
   ) {
     this.startedMs = now();
     this.secretKeys.set(self.nodeID, self.blsSecretKey);
-    this.timer = setInterval(() => this.checkpoint(), CHECKPOINT_MS);
+    this.timer = setInterval(() => this.checkpointLater(), checkpointMs);
     this.timer.unref();
   }
 
@@ -117,8 +126,8 @@ export class ValidatorManager {
     return { upMs: r.upMs, lastUpdated: r.lastUpdated };
   }
 
-  /** Persists every uptime record (periodically, and at stop). */
-  checkpoint(): void {
+  /** Every uptime record, brought up to now, as store writes. */
+  private uptimeOps(): [Uint8Array, Uint8Array][] {
     const ops: [Uint8Array, Uint8Array][] = [];
     for (const set of this.sets.values()) {
       for (const v of set) {
@@ -126,12 +135,45 @@ export class ValidatorManager {
         ops.push([key('uptime/', v.validationID), Buffer.from(JSON.stringify({ upMs, lastUpdated }))]);
       }
     }
+    return ops;
+  }
+
+  /**
+   * The periodic checkpoint: every uptime record through the store's asynchronous write. On LMDB a
+   * synchronous commit waits for its fdatasync on the main thread, and every request with it (~1
+   * ms on this project's VM, tens of ms on a busy disk), every CHECKPOINT_MS; lmdb-js's write
+   * thread waits instead. One at a time: while one is on its way, the next tick is skipped.
+   */
+  checkpointLater(): void {
+    if (this.pending) return;
+    const ops = this.uptimeOps();
+    if (ops.length === 0) return;
+    this.pending = this.store.write(ops).then(
+      () => {
+        this.pending = undefined;
+      },
+      (e) => {
+        this.pending = undefined;
+        this.onCheckpointError(e);
+      },
+    );
+  }
+
+  /** Every uptime record, committed on return. */
+  checkpoint(): void {
+    const ops = this.uptimeOps();
     if (ops.length) this.store.writeSync(ops);
   }
 
-  stop(): void {
+  /**
+   * Stops measuring and writes the last uptimes, once a periodic write still on its way has
+   * settled: it holds older records (lmdb-js commits queued writes before a synchronous one, and
+   * the node closes the database right after this).
+   */
+  async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    await this.pending;
     this.checkpoint();
   }
 

@@ -141,3 +141,54 @@ test('float32JSON: the digits Go writes for a float32 (the shortest that reads b
   ];
   for (const [x, want] of cases) assert.equal(float32JSON(x), want, `float32(${x})`);
 });
+
+/** A ValidatorManager on an LMDB store in a temporary folder, with a clock the test moves. */
+async function managerOnLmdb(checkpointMs: number) {
+  const { ValidatorManager } = await import('./manager.js');
+  const { openDatabase } = await import('../db/database.js');
+  const dir = mkdtempSync(join(tmpdir(), 'powder-uptime-'));
+  const db = openDatabase('lmdb', dir);
+  const clock = { now: 1_700_000_000_000 };
+  const errors: unknown[] = [];
+  const store = db.store('validators');
+  const self = { nodeID: OTHER, blsSecretKey: new Uint8Array(32).fill(1) };
+  const m = new ValidatorManager(store, self, () => clock.now, (e) => errors.push(e), checkpointMs);
+  const [v] = m.setSubnet('2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', undefined);
+  const stored = () => {
+    const raw = store.get(Buffer.from(`uptime/${v.validationID}`));
+    return raw === undefined ? undefined : JSON.parse(Buffer.from(raw).toString());
+  };
+  const close = async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { m, clock, errors, stored, close };
+}
+
+test('uptimes are written while the node runs (a crash keeps the last checkpoint), through the asynchronous write', async () => {
+  const { m, clock, errors, stored, close } = await managerOnLmdb(20);
+  try {
+    assert.equal(stored(), undefined);
+    clock.now += 3_000;
+    for (let i = 0; i < 100 && stored()?.lastUpdated !== clock.now; i++) await sleep(10);
+    assert.deepEqual(stored(), { upMs: 3_000, lastUpdated: clock.now });
+    assert.deepEqual(errors, []);
+  } finally {
+    await m.stop();
+    await close();
+  }
+});
+
+test('stop writes the last uptimes, with a periodic checkpoint still on its way, and they stay the ones stored', async () => {
+  const { m, clock, errors, stored, close } = await managerOnLmdb(1_000_000_000);
+  try {
+    clock.now += 10;
+    m.checkpointLater(); // LMDB commits it on lmdb-js's write thread, later
+    clock.now += 5_000;
+    await m.stop();
+    assert.deepEqual(stored(), { upMs: 5_010, lastUpdated: clock.now });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
