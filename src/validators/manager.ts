@@ -159,8 +159,8 @@ export class ValidatorManager {
     );
   }
 
-  /** Every uptime record, committed on return. */
-  checkpoint(): void {
+  /** Every uptime record, committed on return (at stop). */
+  private checkpoint(): void {
     const ops = this.uptimeOps();
     if (ops.length) this.store.writeSync(ops);
   }
