@@ -621,8 +621,8 @@ async function makeStartupSnapshot() {
 /**
  * Keeps in the snapshot blob only the code cache of the built-in modules a start compiles
  * (scripts/snapshotCodeCache.mjs says why): those node:http needs — snapshot.cjs requires it when
- * the snapshot is restored, since no snapshot can hold it — less those the snapshot holds (the
- * list snapshot.cjs wrote to `heldFile`). Any other built-in a node loads later compiles from its
+ * the snapshot is restored, since no snapshot can hold it — and stdout's stream as a file needs,
+ * less those the snapshot holds (the list snapshot.cjs wrote to `heldFile`). Any other built-in a node loads later compiles from its
  * source, as in a process started without a snapshot's cache. The trimmed blob replaces the
  * original only once a process has started from it (`powder --version`); otherwise the build
  * keeps the untrimmed one and says so.
@@ -642,9 +642,10 @@ function trimSnapshotCodeCache(blob, heldFile, env) {
 }
 
 /**
- * The built-in modules whose code cache a start compiles from: node:http's, less those the
- * snapshot holds (the list snapshot.cjs wrote to `heldFile`, deleted here). Undefined, with a
- * warning, when either list is missing: then the blob keeps every entry.
+ * The built-in modules whose code cache a start compiles from: node:http's and those of stdout's
+ * stream when stdout is a file, less those the snapshot holds (the list snapshot.cjs wrote to
+ * `heldFile`, deleted here). Undefined, with a warning, when either list is missing: then the blob
+ * keeps every entry.
  */
 function codeCacheToKeep(heldFile, env) {
   let held;
@@ -655,8 +656,12 @@ function codeCacheToKeep(heldFile, env) {
   } finally {
     rmSync(heldFile, { force: true });
   }
-  const loadsHttp = spawnSync(process.execPath, ['-e', "require('node:http'); process.stdout.write(JSON.stringify(process.moduleLoadList))"], { env, encoding: 'utf8' });
-  const httpNeeds = loadsHttp.status === 0 ? JSON.parse(loadsHttp.stdout).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)) : [];
+  // node:http, and the stream a start's first write to stdout makes when stdout is a file or
+  // /dev/null (a pipe's and a terminal's are in the snapshot): the list goes out on fd 3, so the
+  // child's own stdout stays the file it is.
+  const script = "require('node:http'); process.stdout; require('node:fs').writeSync(3, JSON.stringify(process.moduleLoadList))";
+  const loadsHttp = spawnSync(process.execPath, ['-e', script], { env, encoding: 'utf8', stdio: ['ignore', 'ignore', 'inherit', 'pipe'] });
+  const httpNeeds = loadsHttp.status === 0 ? JSON.parse(loadsHttp.output[3]).filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)) : [];
   const keep = new Set(httpNeeds.filter((id) => !held.has(id)));
   if (!keep.has('http')) return void console.warn('bundle: the snapshot keeps all built-in modules\' code cache (node:http\'s modules not found)');
   return keep;

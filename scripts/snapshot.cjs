@@ -106,6 +106,12 @@ bundleRequire.resolve = (id, options) => {
 // start: loaded here, it is in the snapshot. (It picks its primary or worker half from
 // NODE_UNIQUE_ID when it loads; Powder never runs as a cluster worker.)
 require('node:cluster');
+// node:sea, which the restore requires first (setUpSingleExecutable): held here, a start does not
+// compile it from its source (~1 ms in profiles; the trimmed blob keeps no code cache for it). A
+// Node.js without it has nothing to hold.
+try {
+  require('node:sea');
+} catch {}
 
 const bundle = runCommonJS(bundleFile, bundleRequire);
 

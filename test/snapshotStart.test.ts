@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -268,6 +268,53 @@ test('an LMDB start from the snapshot takes bin/loadBundle.cjs from the snapshot
     assert.deepEqual(required.filter((f) => f.endsWith('loadBundle.cjs')), []);
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+});
+
+test('a start from the snapshot, stdout a file, compiles no built-in module that the blob keeps no code cache for', async () => {
+  // The blob keeps the code cache of the built-in modules a start loads that the snapshot does not
+  // hold (scripts/bundle.mjs codeCacheToKeep); any other would compile from its source. A preload
+  // reports the modules loaded before the node's main and those loaded by its exit, after a start
+  // whose stdout is a file (the bench's case) and one request.
+  const dir = mkdtempSync(join(tmpdir(), 'powder-builtins-'));
+  try {
+    const probe = await launch(LAUNCHER, ['--db-type=memdb', `--data-dir=${join(dir, 'probe')}`], BLOB);
+    await stop(probe);
+    assert.ok(fromBlob(probe), probe.cmdline.join(' '));
+    const preload = join(dir, 'report.cjs');
+    writeFileSync(
+      preload,
+      "const fs = require('node:fs'); const before = [...process.moduleLoadList];\n" +
+        "process.on('exit', () => fs.writeSync(2, 'LOADED ' + JSON.stringify({ before, after: process.moduleLoadList }) + '\\n'));\n",
+    );
+    const at = probe.cmdline.indexOf('--snapshot-blob');
+    const nodeArgs = [...probe.cmdline.slice(1, at), '--require', preload, ...probe.cmdline.slice(at, probe.cmdline.indexOf('--') + 1)];
+    const out = join(dir, 'stdout.txt');
+    const fd = openSync(out, 'w');
+    const child = spawn(probe.cmdline[0]!, [...nodeArgs, '--http-port=0', '--db-type=memdb', `--data-dir=${join(dir, 'data')}`], { stdio: ['ignore', fd, 'pipe'] });
+    closeSync(fd);
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let url: string | undefined;
+    for (let i = 0; i < 600 && !url; i++) {
+      url = /^Powder: a local Avalanche node \((http:\/\/[^)]+)\)$/m.exec(readFileSync(out, 'utf8'))?.[1];
+      if (!url) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(url, `no banner: ${readFileSync(out, 'utf8')} ${err}`);
+    assert.equal((await rpc(`${url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca');
+    child.kill('SIGINT');
+    await exited;
+    const loaded = JSON.parse(/LOADED (.*)/.exec(err)?.[1] ?? 'null') as { before: string[]; after: string[] } | null;
+    assert.ok(loaded, err);
+    const held = new Set(loaded.before);
+    const compiled = loaded.after.filter((m) => !held.has(m) && m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    const { readBuiltinCodeCache } = (await import(pathToFileURL(join(ROOT, 'scripts/snapshotCodeCache.mjs')).href)) as { readBuiltinCodeCache: (blob: Buffer) => { entries: { id: string }[] } | undefined };
+    const cached = new Set(readBuiltinCodeCache(readFileSync(join(ROOT, 'dist/powder.snapshot.blob')))?.entries.map((e) => e.id) ?? []);
+    assert.ok(compiled.includes('http'), `node:http loads after the restore: ${compiled.join(', ')}`);
+    assert.deepEqual(compiled.filter((id) => !cached.has(id)), [], `loaded after the restore: ${compiled.join(', ')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
