@@ -6,14 +6,10 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from './repoRoot.js';
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'scripts/singleExecutable.mjs'))) dir = dirname(dir);
-  return dir;
-}
 const ROOT = repoRoot();
 
 type Range = { lengthAt: number; start: number; end: number };

@@ -11,16 +11,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { rpc } from './helpers.js';
 import { wsClient } from './wsClient.js';
+import { repoRoot } from './repoRoot.js';
 
-function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'bin/powder'))) dir = dirname(dir);
-  return dir;
-}
 const ROOT = repoRoot();
 const LAUNCHER = join(ROOT, 'bin/powder');
 const SEA = join(ROOT, 'dist/powder-node');

@@ -1,0 +1,124 @@
+// dist/prefault.so (native/prefault.c, built by scripts/prefault.mjs): what bin/powder preloads into
+// the single executable. Checked here: the build made it where it can (Linux, a C compiler, the
+// single executable); bin/powder preloads it by default and not with POWDER_PREFAULT=off nor over
+// an LD_PRELOAD of the user's; it acts only in a program named powder-node, which then no longer
+// has LD_PRELOAD in its environment (nor do the processes it starts); and a node started with it
+// serves as one started without. Its effect on a start (page faults, time) is measured in bench/,
+// not here (docs/performance.md, session 47).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { rpc } from './helpers.js';
+import { repoRoot } from './repoRoot.js';
+
+const ROOT = repoRoot();
+const SO = join(ROOT, 'dist/prefault.so');
+const SEA = join(ROOT, 'dist/powder-node');
+const haveCompiler = spawnSync(process.env.CC || 'cc', ['--version']).status === 0;
+const EXPECTED = process.platform === 'linux' && existsSync(SEA) && haveCompiler;
+
+test('the build made dist/prefault.so beside the single executable (Linux with a C compiler)', (t) => {
+  if (!EXPECTED) return void t.skip(`not expected here (platform ${process.platform}, single executable ${existsSync(SEA)}, compiler ${haveCompiler})`);
+  assert.ok(existsSync(SO), SO);
+});
+
+/** Runs `program` (a link to node under some name) with `script`, the library preloaded; its stdout. */
+function runAs(name: string, script: string, env: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-prefault-'));
+  try {
+    const program = join(dir, name);
+    symlinkSync(process.execPath, program);
+    const r = spawnSync(program, ['-e', script], { env: { ...process.env, LD_PRELOAD: SO, ...env }, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const REPORT = `const maps = require('fs').readFileSync('/proc/self/maps', 'utf8');
+const child = require('child_process').execFileSync('sh', ['-c', 'printf %s "$LD_PRELOAD"'], { encoding: 'utf8' });
+console.log(JSON.stringify({ loaded: maps.includes('prefault.so'), env: process.env.LD_PRELOAD ?? null, child }));`;
+
+test('in a program named powder-node it loads and takes LD_PRELOAD out of the environment, its children\'s too; elsewhere it does nothing', (t) => {
+  if (!existsSync(SO)) return void t.skip('no dist/prefault.so');
+  assert.deepEqual(JSON.parse(runAs('powder-node', REPORT)), { loaded: true, env: null, child: '' });
+  // Another program keeps the variable as it was given (bin/powder preloads it into powder-node only).
+  assert.deepEqual(JSON.parse(runAs('other-node', REPORT)), { loaded: true, env: SO, child: SO });
+});
+
+test('in powder-node, with the heap populated and the user\'s malloc settings or none, memory and mprotect behave as usual', (t) => {
+  if (!existsSync(SO)) return void t.skip('no dist/prefault.so');
+  // Allocations across the heap it populated, typed arrays V8 places in pages it made writable,
+  // WebAssembly (code pages made writable and executable), and a failing mprotect's errno through
+  // a native addon would need a compiler; Node's own use of it is what this exercises.
+  const script = `const bufs = []; for (let i = 0; i < 2000; i++) bufs.push(Buffer.alloc(4096 + i, i & 255));
+const arr = new Float64Array(4 << 20); arr.fill(1.5);
+const sum = bufs.reduce((s, b) => s + b[b.length - 1], 0) + arr[arr.length - 1];
+const wasm = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([0,97,115,109,1,0,0,0,1,7,1,96,2,127,127,1,127,3,2,1,0,7,7,1,3,97,100,100,0,0,10,9,1,7,0,32,0,32,1,106,11]))).exports.add(2, 3);
+console.log(JSON.stringify({ sum, wasm }));`;
+  const want = JSON.stringify({ sum: Array.from({ length: 2000 }, (_, i) => i & 255).reduce((s, v) => s + v, 0) + 1.5, wasm: 5 });
+  const envs: Record<string, string>[] = [{ MALLOC_MMAP_THRESHOLD_: '8388608' }, { MALLOC_MMAP_THRESHOLD_: '8388608', MALLOC_TRIM_THRESHOLD_: '131072' }, {}];
+  for (const env of envs) {
+    assert.equal(runAs('powder-node', script, env), want, JSON.stringify(env));
+  }
+});
+
+/** Starts bin/powder and returns its node's pid, URL, and whether the library is mapped into it. */
+async function startPowder(env: Record<string, string | undefined>): Promise<{ url: string; loaded: boolean; exe: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'powder-prefault-node-'));
+  const full: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete full[k];
+  const child = spawn(join(ROOT, 'bin/powder'), ['--http-port=0', '--db-type=memdb', `--data-dir=${dir}`, '--log-display-level=off'], { env: full as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 30_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /\((http:\/\/[^)]+)\)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+  const maps = readFileSync(`/proc/${child.pid}/maps`, 'utf8');
+  const exe = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0')[0]!;
+  return {
+    url,
+    exe,
+    loaded: maps.includes('prefault.so'),
+    stop: async () => {
+      child.kill('SIGINT');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('bin/powder preloads it into the single executable, not with POWDER_PREFAULT=off nor over the user\'s LD_PRELOAD', async (t) => {
+  if (!existsSync(SO)) return void t.skip('no dist/prefault.so');
+  const userLib = ['/lib/x86_64-linux-gnu/libm.so.6', '/usr/lib/x86_64-linux-gnu/libm.so.6', '/lib64/libm.so.6'].find((f) => existsSync(f));
+  const cases: [string, Record<string, string | undefined>, boolean][] = [
+    ['default', { LD_PRELOAD: undefined, POWDER_PREFAULT: undefined }, true],
+    ['POWDER_PREFAULT=off', { LD_PRELOAD: undefined, POWDER_PREFAULT: 'off' }, false],
+  ];
+  if (userLib) cases.push(['the user\'s LD_PRELOAD', { LD_PRELOAD: userLib, POWDER_PREFAULT: undefined }, false]);
+  for (const [what, env, loaded] of cases) {
+    const node = await startPowder(env);
+    try {
+      assert.ok(node.exe.endsWith('powder-node'), `${what}: ${node.exe}`);
+      assert.equal(node.loaded, loaded, what);
+      assert.equal((await rpc(`${node.url}/ext/bc/dev/rpc`, 'eth_chainId', [])).result, '0xa8ca', what);
+      const block = await rpc(`${node.url}/ext/bc/dev/rpc`, 'eth_getBlockByNumber', ['0x0', false]);
+      assert.match(block.result.hash, /^0x[0-9a-f]{64}$/, what);
+    } finally {
+      await node.stop();
+    }
+  }
+});
