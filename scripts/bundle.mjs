@@ -624,10 +624,10 @@ async function makeStartupSnapshot() {
  * Keeps in the snapshot blob only the code cache of the built-in modules a start compiles
  * (scripts/snapshotCodeCache.mjs says why): those node:http needs — snapshot.cjs requires it when
  * the snapshot is restored, since no snapshot can hold it — and stdout's stream as a file needs,
- * less those the snapshot holds (the list snapshot.cjs wrote to `heldFile`). Any other built-in a node loads later compiles from its
- * source, as in a process started without a snapshot's cache. The trimmed blob replaces the
- * original only once a process has started from it (`powder --version`); otherwise the build
- * keeps the untrimmed one and says so.
+ * less those the snapshot holds (the list snapshot.cjs wrote to `heldFile`). Any other built-in a
+ * node loads later compiles from its source, as in a process started without a snapshot's cache.
+ * The trimmed blob replaces the original only once a process has started from it (`powder
+ * --version`); otherwise the build keeps the untrimmed one and says so.
  */
 function trimSnapshotCodeCache(blob, heldFile, env) {
   const keep = codeCacheToKeep(heldFile, env);

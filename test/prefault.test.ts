@@ -52,9 +52,9 @@ test('in a program named powder-node it loads and takes LD_PRELOAD out of the en
 
 test('in powder-node, with the heap populated and the user\'s malloc settings or none, memory and mprotect behave as usual', (t) => {
   if (!existsSync(SO)) return void t.skip('no dist/prefault.so');
-  // Allocations across the heap it populated, typed arrays V8 places in pages it made writable,
-  // WebAssembly (code pages made writable and executable), and a failing mprotect's errno through
-  // a native addon would need a compiler; Node's own use of it is what this exercises.
+  // Allocations across the heap it populated, a typed array in pages V8 made writable, and
+  // WebAssembly (code pages made writable and executable). (A failing mprotect's errno would take a
+  // native addon to observe.)
   const script = `const bufs = []; for (let i = 0; i < 2000; i++) bufs.push(Buffer.alloc(4096 + i, i & 255));
 const arr = new Float64Array(4 << 20); arr.fill(1.5);
 const sum = bufs.reduce((s, b) => s + b[b.length - 1], 0) + arr[arr.length - 1];
@@ -67,7 +67,7 @@ console.log(JSON.stringify({ sum, wasm }));`;
   }
 });
 
-/** Starts bin/powder and returns its node's pid, URL, and whether the library is mapped into it. */
+/** Starts bin/powder: its node's URL, program, and whether the library is mapped into it. */
 async function startPowder(env: Record<string, string | undefined>): Promise<{ url: string; loaded: boolean; exe: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'powder-prefault-node-'));
   const full: Record<string, string | undefined> = { ...process.env, ...env };
