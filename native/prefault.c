@@ -42,8 +42,8 @@ static struct timespec loaded_at;
 
 static void close_window(void) {
   if (!__atomic_exchange_n(&window_open, 0, __ATOMIC_RELAXED)) return;
-  const char *user = getenv("MALLOC_TRIM_THRESHOLD_");
-  if (trim_raised) mallopt(M_TRIM_THRESHOLD, user && *user ? atoi(user) : GLIBC_TRIM_DEFAULT);
+  // Raised only where the user set no trim threshold of their own (populate_heap): glibc's default.
+  if (trim_raised) mallopt(M_TRIM_THRESHOLD, GLIBC_TRIM_DEFAULT);
 }
 
 static int in_window(void) {
