@@ -20,7 +20,7 @@ export function makePrefault({ root, env }) {
   if (process.platform !== 'linux') return; // no single executable elsewhere, nothing to preload into
   if (!existsSync(exe)) return;
   const cc = process.env.CC || 'cc';
-  const made = spawnSync(cc, ['-O2', '-Wall', '-shared', '-fPIC', '-o', candidate, join(root, 'native/prefault.c'), '-ldl'], { encoding: 'utf8', timeout: 60_000 });
+  const made = spawnSync(cc, ['-O2', '-Wall', '-shared', '-fPIC', '-o', candidate, join(root, 'native/prefault.c'), '-ldl', '-lpthread'], { encoding: 'utf8', timeout: 60_000 });
   if (made.status !== 0) return skip(`${cc}: ${(made.error?.message ?? made.stderr ?? '').trim().split('\n').slice(0, 2).join(' / ').slice(0, 300) || `exit ${made.status}`}`);
   const check = spawnSync(exe, ['--version'], { env: { ...env, NODE_OPTIONS: SEA_NODE_OPTIONS, LD_PRELOAD: candidate }, encoding: 'utf8', timeout: 30_000 });
   if (check.status !== 0 || !/powder/.test(check.stdout)) return skip(`a start with it failed: ${(check.stderr || check.stdout || `exit ${check.status}`).trim().slice(0, 300)}`);

@@ -26,12 +26,12 @@ test('the build made dist/prefault.so beside the single executable (Linux with a
 });
 
 /** Runs `program` (a link to node under some name) with `script`, the library preloaded; its stdout. */
-function runAs(name: string, script: string, env: Record<string, string> = {}): string {
+function runAs(name: string, script: string, env: Record<string, string> = {}, flags: string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'powder-prefault-'));
   try {
     const program = join(dir, name);
     symlinkSync(process.execPath, program);
-    const r = spawnSync(program, ['-e', script], { env: { ...process.env, LD_PRELOAD: SO, ...env }, encoding: 'utf8' });
+    const r = spawnSync(program, [...flags, '-e', script], { env: { ...process.env, LD_PRELOAD: SO, ...env }, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     return r.stdout.trim();
   } finally {
@@ -64,6 +64,56 @@ console.log(JSON.stringify({ sum, wasm }));`;
   const envs: Record<string, string>[] = [{ MALLOC_MMAP_THRESHOLD_: '8388608' }, { MALLOC_MMAP_THRESHOLD_: '8388608', MALLOC_TRIM_THRESHOLD_: '131072' }, {}];
   for (const env of envs) {
     assert.equal(runAs('powder-node', script, env), want, JSON.stringify(env));
+  }
+});
+
+/** The kernel's transparent huge page mode ('always', 'madvise', 'never'), or null where it has none. */
+function thpMode(): string | null {
+  try {
+    return /\[(\w+)\]/.exec(readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+test('in powder-node, V8\'s first heap pages and the populated malloc heap are huge pages, no longer marked for them once the window closes', (t) => {
+  if (!existsSync(SO)) return void t.skip('no dist/prefault.so');
+  const mode = thpMode();
+  if (mode !== 'always' && mode !== 'madvise') return void t.skip(`transparent huge pages: ${mode}`);
+  // Read at 600 ms, after the 400 ms window: each mapping's huge pages and flags (hg: MADV_HUGEPAGE, nh: MADV_NOHUGEPAGE).
+  const script = `setTimeout(() => { const out = []; let cur;
+for (const l of require('fs').readFileSync('/proc/self/smaps', 'utf8').split('\\n')) {
+  const h = /^[0-9a-f]+-[0-9a-f]+ (\\S+) \\S+ \\S+ \\d+\\s*(.*)$/.exec(l);
+  if (h) { cur = { prot: h[1], name: h[2] || '', huge: 0, flags: '' }; out.push(cur); continue; }
+  const f = /^(AnonHugePages|VmFlags):\\s+(.*)$/.exec(l);
+  if (f && f[1] === 'AnonHugePages') cur.huge = parseInt(f[2]); else if (f) cur.flags = f[2];
+}
+console.log(JSON.stringify(out.filter((m) => m.huge > 0))); }, 600);`;
+  const huge = JSON.parse(runAs('powder-node', script, { MALLOC_MMAP_THRESHOLD_: '8388608' })) as { prot: string; name: string; huge: number; flags: string }[];
+  assert.ok(huge.some((m) => m.name === '[heap]'), `malloc's heap: ${JSON.stringify(huge)}`);
+  assert.ok(huge.some((m) => m.name === '' && m.prot === 'rw-p'), `V8's pages: ${JSON.stringify(huge)}`);
+  // With huge pages only where asked for, every mapping holding some is one of the library's, marked no-huge-page now.
+  if (mode === 'madvise') for (const m of huge) assert.match(m.flags, /\bnh\b/, JSON.stringify(m));
+  // Elsewhere the library asks for none.
+  const other = JSON.parse(runAs('other-node', script, { MALLOC_MMAP_THRESHOLD_: '8388608' })) as unknown[];
+  if (mode === 'madvise') assert.deepEqual(other, []);
+});
+
+test('in powder-node, a heap that outgrows the arena in the window and keeps changing after it holds what was written', (t) => {
+  if (!existsSync(SO)) return void t.skip('no dist/prefault.so');
+  // Well over the arena's 24 MiB in the window (old-space pages, large objects of 1-3 MiB, the young
+  // generation's), then, after it, more, with full collections moving and freeing pages in between.
+  const script = `const keep = []; const big = [];
+const fill = (n) => { for (let i = keep.length, end = i + n; i < end; i++) keep.push({ i, s: 'v' + i, a: [i, i + 1] }); };
+const check = () => { keep.forEach((o, i) => { if (o.i !== i || o.s !== 'v' + i || o.a[1] !== i + 1) throw new Error('object ' + i); });
+  big.forEach((b, j) => { if (b.length !== (1 + (j % 3)) << 18 || b[0] !== j || b[b.length - 1] !== j * 2) throw new Error('array ' + j); }); };
+const make = (j) => { const b = new Float64Array((1 + (j % 3)) << 18); b[0] = j; b[b.length - 1] = j * 2; return b; };
+const grow = (from, to) => { for (let j = from; j < to; j++) big.push(make(j)); };
+fill(400000); grow(0, 20); gc(); check();
+setTimeout(() => { fill(200000); grow(20, 30); gc(); // then the first ten freed and made again
+  big.splice(0, 10); gc(); for (let j = 9; j >= 0; j--) big.unshift(make(j)); gc(); gc(); check(); console.log(keep.length + ' ' + big.length); }, 500);`;
+  for (const env of [{ MALLOC_MMAP_THRESHOLD_: '8388608' }, {}] as Record<string, string>[]) {
+    assert.equal(runAs('powder-node', script, env, ['--expose-gc']), '600000 30', JSON.stringify(env));
   }
 });
 
