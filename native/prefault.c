@@ -53,8 +53,8 @@
 
 enum {
   WINDOW_MS = 400,
-  HEAP_MB = 12,
-  BLOCK_MB = 6,
+  HEAP_MB = 8,
+  BLOCK_MB = 4,
   TRIM_DURING_WINDOW = 64 << 20,
   GLIBC_TRIM_DEFAULT = 128 * 1024,
   HUGE = 2 << 20,         // a transparent huge page on x86-64
