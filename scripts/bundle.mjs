@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { keepBuiltinCodeCache } from './snapshotCodeCache.mjs';
 import { makeSingleExecutable } from './singleExecutable.mjs';
-import { makePrefault } from './prefault.mjs';
+import { makePrefault, warmHotCode } from './prefault.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -618,6 +618,7 @@ async function makeStartupSnapshot() {
   }
   makeSingleExecutable({ root, env, keepCodeCache: (file) => codeCacheToKeep(file, env) });
   makePrefault({ root, env });
+  await warmHotCode({ root, env });
 }
 
 /**

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc } from './helpers.js';
@@ -179,5 +179,50 @@ test('bin/powder preloads it into the single executable, not with POWDER_PREFAUL
     } finally {
       await node.stop();
     }
+  }
+});
+
+// dist/pagecache (native/pagecache.c): the build runs it on dist/powder-node's hot 2 MiB chunks.
+const PAGECACHE = join(ROOT, 'dist/pagecache');
+
+test('the build made dist/pagecache beside the single executable (Linux with a C compiler)', (t) => {
+  if (!EXPECTED) return void t.skip('not expected here');
+  assert.ok(existsSync(PAGECACHE), PAGECACHE);
+});
+
+test('pagecache reads a file\'s 2 MiB ranges back into the page cache as huge folios, which a later mapping maps whole; the bytes stay', (t) => {
+  if (!existsSync(PAGECACHE)) return void t.skip('no dist/pagecache');
+  // On the binary's file system (dist/), which is the one that matters.
+  const file = join(ROOT, 'dist', `.pagecache-test-${process.pid}`);
+  const bytes = Buffer.alloc(8 << 20);
+  for (let i = 0; i < bytes.length; i += 4096) bytes.writeUInt32LE((i ^ 0x9e3779b9) >>> 0, i);
+  writeFileSync(file, bytes);
+  try {
+    const run = (...args: string[]) => spawnSync(PAGECACHE, [file, ...args], { encoding: 'utf8' });
+    const warmed = run(`0-${4 << 20}`);
+    assert.equal(warmed.status, 0, warmed.stderr);
+    const kib = Number(warmed.stdout.trim());
+    // 4 MiB as huge pages where the kernel and the file system make such folios (Linux 6.x, ext4
+    // here), none elsewhere; the check maps the whole file again and sees at least as much.
+    assert.ok(kib === 0 || kib === 4096, warmed.stdout);
+    if (kib === 0) t.diagnostic('no huge folios for this file system here');
+    const checked = run();
+    assert.equal(checked.status, 0, checked.stderr);
+    assert.ok(Number(checked.stdout.trim()) >= kib, `${checked.stdout} < ${kib}`);
+    assert.ok(readFileSync(file).equals(bytes));
+    // A range past the file's end is left alone.
+    const past = run(`${16 << 20}-${18 << 20}`);
+    assert.equal(past.status, 0, past.stderr);
+    // Bad input: a range not 2 MiB aligned, an empty one, a file that is not there.
+    for (const bad of ['4096-8192', `${4 << 20}-${2 << 20}`, 'x']) {
+      const r = run(bad);
+      assert.equal(r.status, 2, bad);
+      assert.match(r.stderr, /bad range/, bad);
+    }
+    const missing = spawnSync(PAGECACHE, [`${file}.missing`], { encoding: 'utf8' });
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /No such file/);
+  } finally {
+    rmSync(file, { force: true });
   }
 });
