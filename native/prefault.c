@@ -77,6 +77,7 @@ static uintptr_t heap_huge_from, heap_huge_to; // the part of malloc's heap mark
 static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
 static uintptr_t arena_from, arena_to, arena_next;
 static uint32_t arena_blocks_made; // a bit per HUGE block already made writable and present
+_Static_assert((ARENA_MB << 20) / HUGE <= 32, "a bit per block in arena_blocks_made");
 static uintptr_t pending_slack[PENDING];
 
 static void close_window(void) {

@@ -118,11 +118,15 @@ const check = () => { keep.forEach((o, i) => { if (o.i !== i || o.s !== 'v' + i 
   big.forEach((b, j) => { if (b.length !== (1 + (j % 3)) << 18 || b[0] !== j || b[b.length - 1] !== j * 2) throw new Error('array ' + j); }); };
 const make = (j) => { const b = new Float64Array((1 + (j % 3)) << 18); b[0] = j; b[b.length - 1] = j * 2; return b; };
 const grow = (from, to) => { for (let j = from; j < to; j++) big.push(make(j)); };
-fill(400000); grow(0, 20); gc(); check();
+// Large-object pages of 0.8-2.2 MiB (JavaScript arrays and a string, in V8's heap: the arena serves those up to 4 MiB).
+const lo = []; for (let j = 0; j < 8; j++) lo.push(new Array(100000 + j * 20000).fill(j)); lo.push('ab'.repeat(600000));
+const checkLo = () => { lo.slice(0, 8).forEach((a, j) => { if (a.length !== 100000 + j * 20000 || a[0] !== j || a[a.length - 1] !== j) throw new Error('large array ' + j); });
+  if (lo[8].length !== 1200000 || lo[8].slice(-4) !== 'abab') throw new Error('large string'); };
+fill(400000); grow(0, 20); gc(); check(); checkLo();
 setTimeout(() => { fill(200000); grow(20, 30); gc(); // then the first ten freed and made again
-  big.splice(0, 10); gc(); for (let j = 9; j >= 0; j--) big.unshift(make(j)); gc(); gc(); check(); console.log(keep.length + ' ' + big.length); }, 500);`;
+  big.splice(0, 10); gc(); for (let j = 9; j >= 0; j--) big.unshift(make(j)); gc(); gc(); check(); checkLo(); lo.splice(0, 4); gc(); console.log(keep.length + ' ' + big.length + ' ' + lo.length); }, 500);`;
   for (const env of [{ MALLOC_MMAP_THRESHOLD_: '8388608' }, {}] as Record<string, string>[]) {
-    assert.equal(runAs('powder-node', script, env, ['--expose-gc']), '600000 30', JSON.stringify(env));
+    assert.equal(runAs('powder-node', script, env, ['--expose-gc']), '600000 30 5', JSON.stringify(env));
   }
 });
 
