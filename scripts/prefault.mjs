@@ -1,12 +1,22 @@
 // dist/prefault.so from native/prefault.c (that file says what it does and why): compiled with the
 // machine's C compiler (`$CC`, else `cc`) when the build has made dist/powder-node, the only program
 // bin/powder preloads it into. Optional: without a compiler, or where the library does not load,
-// there is none and bin/powder starts the single executable as before.
+// there is none and bin/powder starts the single executable as before. Then dist/pagecache, from
+// native/pagecache.c, puts the executable's hot parts into the page cache as huge folios
+// (warmHotCode).
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEA_NODE_OPTIONS } from './singleExecutable.mjs';
+
+/** Runs the C compiler (`$CC`, else `cc`) with -O2 -Wall and `args`; what went wrong, or null. */
+function compile(args) {
+  const cc = process.env.CC || 'cc';
+  const made = spawnSync(cc, ['-O2', '-Wall', ...args], { encoding: 'utf8', timeout: 60_000 });
+  if (made.status === 0) return null;
+  return `${cc}: ${(made.error?.message ?? made.stderr ?? '').trim().split('\n').slice(0, 2).join(' / ').slice(0, 300) || `exit ${made.status}`}`;
+}
 
 /** Builds dist/prefault.so, or leaves none and says why. Checked by a start of the single executable with it. */
 export function makePrefault({ root, env }) {
@@ -20,9 +30,8 @@ export function makePrefault({ root, env }) {
   };
   if (process.platform !== 'linux') return; // no single executable elsewhere, nothing to preload into
   if (!existsSync(exe)) return;
-  const cc = process.env.CC || 'cc';
-  const made = spawnSync(cc, ['-O2', '-Wall', '-shared', '-fPIC', '-o', candidate, join(root, 'native/prefault.c'), '-ldl', '-lpthread'], { encoding: 'utf8', timeout: 60_000 });
-  if (made.status !== 0) return skip(`${cc}: ${(made.error?.message ?? made.stderr ?? '').trim().split('\n').slice(0, 2).join(' / ').slice(0, 300) || `exit ${made.status}`}`);
+  const failed = compile(['-shared', '-fPIC', '-o', candidate, join(root, 'native/prefault.c'), '-ldl', '-lpthread']);
+  if (failed) return skip(failed);
   const check = spawnSync(exe, ['--version'], { env: { ...env, NODE_OPTIONS: SEA_NODE_OPTIONS, LD_PRELOAD: candidate }, encoding: 'utf8', timeout: 30_000 });
   if (check.status !== 0 || !/powder/.test(check.stdout)) return skip(`a start with it failed: ${(check.stderr || check.stdout || `exit ${check.status}`).trim().slice(0, 300)}`);
   renameSync(candidate, out);
@@ -33,21 +42,21 @@ const HOT = 0.8;
 const CHUNK = 2 << 20;
 
 /**
- * Puts the hot 2 MiB chunks of dist/powder-node (its code, read-only data and snapshot) into the page cache as huge folios, with
- * dist/pagecache (native/pagecache.c says why). Hot: at least HOT of the chunk's pages present in a
- * start from the single executable at its first answer (the kernel maps the file's pages around each
- * fault, so those count too). Only the hot ones: a process maps such a chunk whole, and it counts
- * whole in its RSS (all of the code: ~+13 MiB at the first answer). Optional like the preload: where
- * the helper cannot be built or the kernel makes no such folios, nothing changes.
+ * Puts the hot 2 MiB chunks of dist/powder-node (its code, read-only data and snapshot) into the
+ * page cache as huge folios, with dist/pagecache (native/pagecache.c says why). Hot: at least HOT of
+ * the chunk's pages present in a start from the single executable at its first answer (the kernel
+ * maps the file's pages around each fault, so those count too). Only the hot ones: a process maps
+ * such a chunk whole, and it counts whole in its RSS (all of the code so: ~+13 MiB at the first
+ * answer). Optional like the preload: where the helper cannot be built or the kernel makes no such
+ * folios, nothing changes.
  */
 export async function warmHotCode({ root, env }) {
   const helper = join(root, 'dist/pagecache');
   rmSync(helper, { force: true });
   const exe = join(root, 'dist/powder-node');
   if (process.platform !== 'linux' || !existsSync(exe)) return;
-  const cc = process.env.CC || 'cc';
-  const made = spawnSync(cc, ['-O2', '-Wall', '-o', helper, join(root, 'native/pagecache.c')], { encoding: 'utf8', timeout: 60_000 });
-  if (made.status !== 0) return console.warn(`bundle: no dist/pagecache (${cc}: ${(made.error?.message ?? made.stderr ?? '').trim().split('\n')[0]?.slice(0, 200) || `exit ${made.status}`})`);
+  const failed = compile(['-o', helper, join(root, 'native/pagecache.c')]);
+  if (failed) return console.warn(`bundle: no dist/pagecache (${failed})`);
   let chunks;
   try {
     chunks = await hotCodeChunks(root, env);
@@ -60,7 +69,7 @@ export async function warmHotCode({ root, env }) {
   console.log(`bundle: ${chunks.length} hot 2 MiB chunks of dist/powder-node read into the page cache as huge folios; a mapping of it maps ${warmed.stdout.trim()} KiB so`);
 }
 
-/** The file ranges [from, to) of dist/powder-node's code chunks that a start finds hot. */
+/** The file ranges [from, to) of dist/powder-node's 2 MiB chunks that a start finds hot. */
 async function hotCodeChunks(root, env) {
   const exe = join(root, 'dist/powder-node');
   const dataDir = mkdtempSync(join(tmpdir(), 'powder-hot-code-'));
