@@ -164,6 +164,9 @@ void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   return real_mmap(addr, len, prot, flags, fd, off);
 }
 
+// Node.js built with 64-bit file offsets calls mmap64; glibc's mmap is the same function.
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) __attribute__((alias("mmap64")));
+
 int munmap(void *addr, size_t len) {
   resolve();
   if (len == V8_SLACK && (uintptr_t)addr >= arena_from && (uintptr_t)addr < arena_to) {
