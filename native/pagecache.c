@@ -17,7 +17,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,7 +36,7 @@ static long pmd_mapped_kib(uintptr_t from, uintptr_t to) {
   long kib = 0, n;
   while (fgets(line, sizeof line, f)) {
     uintptr_t start, end;
-    if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, ' ')) {
+    if (sscanf(line, "%lx-%lx ", &start, &end) == 2) { // a mapping's first line; its fields follow
       in = start >= from && start < to;
       continue;
     }

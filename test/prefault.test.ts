@@ -110,15 +110,17 @@ const during = huge(); setTimeout(() => console.log(JSON.stringify({ during, aft
 
 test('in powder-node, a heap that outgrows the arena in the window and keeps changing after it holds what was written', (t) => {
   if (!existsSync(SO)) return void t.skip('no dist/prefault.so');
-  // Well over the arena's 24 MiB in the window (old-space pages, large objects of 1-3 MiB, the young
-  // generation's), then, after it, more, with full collections moving and freeing pages in between.
+  // Well over the arena's 24 MiB of V8 heap in the window (600,000 small objects in old-space and
+  // young-generation pages, large-object pages of 0.8-2.4 MiB; the typed arrays' 2-6 MiB backing
+  // stores come from malloc), then, after it, more, with full collections moving and freeing pages
+  // in between.
   const script = `const keep = []; const big = [];
 const fill = (n) => { for (let i = keep.length, end = i + n; i < end; i++) keep.push({ i, s: 'v' + i, a: [i, i + 1] }); };
 const check = () => { keep.forEach((o, i) => { if (o.i !== i || o.s !== 'v' + i || o.a[1] !== i + 1) throw new Error('object ' + i); });
   big.forEach((b, j) => { if (b.length !== (1 + (j % 3)) << 18 || b[0] !== j || b[b.length - 1] !== j * 2) throw new Error('array ' + j); }); };
 const make = (j) => { const b = new Float64Array((1 + (j % 3)) << 18); b[0] = j; b[b.length - 1] = j * 2; return b; };
 const grow = (from, to) => { for (let j = from; j < to; j++) big.push(make(j)); };
-// Large-object pages of 0.8-2.2 MiB (JavaScript arrays and a string, in V8's heap: the arena serves those up to 4 MiB).
+// Large-object pages of 0.8-2.4 MiB (JavaScript arrays and a string, in V8's heap: the arena serves those up to 4 MiB).
 const lo = []; for (let j = 0; j < 8; j++) lo.push(new Array(100000 + j * 20000).fill(j)); lo.push('ab'.repeat(600000));
 const checkLo = () => { lo.slice(0, 8).forEach((a, j) => { if (a.length !== 100000 + j * 20000 || a[0] !== j || a[a.length - 1] !== j) throw new Error('large array ' + j); });
   if (lo[8].length !== 1200000 || lo[8].slice(-4) !== 'abab') throw new Error('large string'); };
